@@ -1,0 +1,2 @@
+/** Every control migration, in order. TypeORM records applied ones in `schema_migrations`. */
+export const controlMigrations = [];

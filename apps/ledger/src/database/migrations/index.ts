@@ -1,0 +1,2 @@
+/** Every ledger migration, in order. TypeORM records applied ones in `schema_migrations`. */
+export const ledgerMigrations = [];

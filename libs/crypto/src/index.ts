@@ -1,0 +1,5 @@
+export * from './random';
+export * from './digest';
+export * from './hmac-signature';
+export * from './secret-box';
+export * from './es256';

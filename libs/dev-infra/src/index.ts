@@ -1,0 +1,3 @@
+export * from './embedded-postgres';
+export * from './redis-server';
+export * from './free-port';

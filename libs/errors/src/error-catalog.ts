@@ -1,0 +1,40 @@
+import { ApiError, ApiErrorExtras } from './api-error';
+
+export interface ErrorCodeSpec {
+  status: number;
+  /** Default human message; a raise may replace it with a more specific one. */
+  message: string;
+}
+
+/**
+ * The codes one module may raise, each bound to its status. Modules declare their own catalog;
+ * nothing else decides a status for a coded error.
+ */
+export class ErrorCatalog<Code extends string> {
+  constructor(readonly specs: Readonly<Record<Code, ErrorCodeSpec>>) {}
+
+  error(code: Code, extras: ApiErrorExtras & { message?: string } = {}): ApiError {
+    const { message, ...rest } = extras;
+    const spec = this.specs[code];
+    return new ApiError(spec.status, code, message ?? spec.message, rest);
+  }
+
+  codes(): Code[] {
+    return Object.keys(this.specs) as Code[];
+  }
+}
+
+/** Merges module catalogs into a service catalog, refusing a code declared twice with different statuses. */
+export function mergeCatalogs<C extends string>(...catalogs: ErrorCatalog<C>[]): ErrorCatalog<C> {
+  const merged = {} as Record<C, ErrorCodeSpec>;
+  for (const catalog of catalogs) {
+    for (const code of catalog.codes()) {
+      const existing = merged[code];
+      if (existing && existing.status !== catalog.specs[code].status) {
+        throw new Error(`error code ${code} declared with statuses ${existing.status} and ${catalog.specs[code].status}`);
+      }
+      merged[code] = catalog.specs[code];
+    }
+  }
+  return new ErrorCatalog(merged);
+}

@@ -1,0 +1,65 @@
+import { HttpException } from '@nestjs/common';
+import { ApiError, ApiErrorExtras } from './api-error';
+
+/** The common shape every exception is reduced to before a service renders its envelope. */
+export interface NormalizedError extends ApiErrorExtras {
+  status: number;
+  code: string | null;
+  message: string;
+  /** Why it failed when no code says so: lets a renderer choose its own code for a plain status. */
+  kind: 'coded' | 'validation' | 'malformed_body' | 'route_not_found' | 'http' | 'internal';
+  /** The original exception when it was unexpected, for logging only. */
+  cause?: unknown;
+}
+
+interface ValidationResponse {
+  message?: string | string[];
+  fields?: Record<string, string[]>;
+}
+
+/** Errors raised by body-parser carry `status`/`type` instead of being HttpExceptions. */
+function bodyParserError(e: unknown): { status: number; type: string } | undefined {
+  if (typeof e !== 'object' || e === null) return undefined;
+  const { status, type } = e as { status?: unknown; type?: unknown };
+  return typeof status === 'number' && typeof type === 'string' ? { status, type } : undefined;
+}
+
+export function normalizeError(exception: unknown): NormalizedError {
+  if (exception instanceof ApiError) {
+    return { status: exception.status, code: exception.code, message: exception.message, kind: 'coded', ...exception.extras };
+  }
+  if (exception instanceof ValidationFailed) {
+    return {
+      status: 400,
+      code: null,
+      message: exception.message,
+      kind: 'validation',
+      param: Object.keys(exception.fields)[0],
+      details: { fields: exception.fields },
+    };
+  }
+  const parser = bodyParserError(exception);
+  if (parser) {
+    const message = parser.type === 'entity.too.large' ? 'Request body too large' : 'Request body is not valid JSON';
+    return { status: parser.status, code: null, message, kind: 'malformed_body' };
+  }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    const response = exception.getResponse() as ValidationResponse | string;
+    const raw = typeof response === 'string' ? response : response.message;
+    const message = Array.isArray(raw) ? raw.join('; ') : (raw ?? exception.message);
+    // Nest raises NotFoundException("Cannot GET /x") when no route matches.
+    const kind = status === 404 && /^Cannot [A-Z]+ /.test(message) ? 'route_not_found' : 'http';
+    return { status, code: null, message: kind === 'route_not_found' ? 'No such route' : message, kind };
+  }
+  return { status: 500, code: null, message: 'Internal server error', kind: 'internal', cause: exception };
+}
+
+/** Raised by the validation pipe; `fields` maps each offending property path to its messages. */
+export class ValidationFailed extends Error {
+  constructor(readonly fields: Record<string, string[]>) {
+    const [first] = Object.entries(fields);
+    super(first ? `${first[0]}: ${first[1][0]}` : 'Invalid request');
+    this.name = 'ValidationFailed';
+  }
+}

@@ -1,0 +1,35 @@
+import { registerDecorator, ValidationOptions } from 'class-validator';
+
+function define(name: string, test: (value: unknown) => boolean, message: (prop: string) => string) {
+  return (options?: ValidationOptions) => (target: object, propertyName: string) =>
+    registerDecorator({
+      name,
+      target: target.constructor,
+      propertyName,
+      options: { message: message(propertyName), ...options },
+      validator: { validate: test },
+    });
+}
+
+function parses(value: unknown, protocols: string[]): boolean {
+  if (typeof value !== 'string') return false;
+  try {
+    return protocols.includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+export const IsPostgresUrl = define(
+  'isPostgresUrl',
+  (v) => parses(v, ['postgres:', 'postgresql:']),
+  (p) => `${p} must be a postgres:// URL`,
+);
+export const IsRedisUrl = define('isRedisUrl', (v) => parses(v, ['redis:', 'rediss:']), (p) => `${p} must be a redis:// URL`);
+export const IsHttpUrl = define('isHttpUrl', (v) => parses(v, ['http:', 'https:']), (p) => `${p} must be an http(s) URL`);
+/** A base64 string decoding to exactly 32 bytes: an AES-256 key. */
+export const IsAes256Key = define(
+  'isAes256Key',
+  (v) => typeof v === 'string' && /^[A-Za-z0-9+/_-]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32,
+  (p) => `${p} must be base64 of 32 random bytes (openssl rand -base64 32)`,
+);

@@ -1,0 +1,32 @@
+import type { INestApplication } from '@nestjs/common';
+import type { Logger } from 'pino';
+
+/**
+ * Listens on `port` and bounds shutdown: Nest's shutdown hooks stop accepting connections, let
+ * in-flight requests finish and close pools and queues; if that takes longer than `shutdownTimeoutMs`
+ * the process exits anyway so an orchestrator never waits forever.
+ */
+export async function runService(
+  app: INestApplication,
+  opts: { port: number; logger: Logger; shutdownTimeoutMs: number; name: string },
+): Promise<void> {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      opts.logger.info({ signal }, `${opts.name} shutting down`);
+      setTimeout(() => {
+        opts.logger.error(`${opts.name} did not stop within ${opts.shutdownTimeoutMs} ms; exiting`);
+        process.exit(1);
+      }, opts.shutdownTimeoutMs).unref();
+    });
+  }
+  await app.listen(opts.port);
+  opts.logger.info({ port: opts.port }, `${opts.name} listening`);
+}
+
+/** Runs `main`, turning a startup failure (bad config included) into one stderr line and exit 1. */
+export function bootstrap(main: () => Promise<void>): void {
+  main().catch((err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}
