@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { rm } from 'node:fs/promises';
+// globalSetup runs outside jest's module mapper, so the lib is reached by path.
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { ensureRedis, freePort, startEmbeddedPostgres } from '../../libs/dev-infra/src';
 
 /**

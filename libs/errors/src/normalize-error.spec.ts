@@ -1,0 +1,72 @@
+import { BadRequestException, NotFoundException, UnauthorizedException } from '@nestjs/common';
+import { ApiError } from './api-error';
+import { ErrorCatalog, mergeCatalogs } from './error-catalog';
+import { normalizeError, ValidationFailed } from './normalize-error';
+
+const catalog = new ErrorCatalog({
+  budget_ceiling: { status: 422, message: 'Budget exceeds the ceiling' },
+  rate_limited: { status: 429, message: 'Slow down' },
+});
+
+describe('ErrorCatalog', () => {
+  it('binds each code to its declared status and default message', () => {
+    const e = catalog.error('budget_ceiling', { fields: { ceiling_cents: 100, requested_cents: 200 } });
+    expect(e).toBeInstanceOf(ApiError);
+    expect([e.status, e.code, e.message]).toEqual([422, 'budget_ceiling', 'Budget exceeds the ceiling']);
+    expect(e.extras.fields).toEqual({ ceiling_cents: 100, requested_cents: 200 });
+  });
+
+  it('lets a raise replace the message and carry headers', () => {
+    const e = catalog.error('rate_limited', { message: 'wait', headers: { 'Retry-After': '3' } });
+    expect(e.message).toBe('wait');
+    expect(normalizeError(e).headers).toEqual({ 'Retry-After': '3' });
+  });
+
+  it('refuses merging a code declared with two statuses', () => {
+    const other = new ErrorCatalog({ rate_limited: { status: 503, message: 'x' } });
+    expect(() => mergeCatalogs(catalog, other)).toThrow(/rate_limited/);
+    expect(mergeCatalogs(catalog, new ErrorCatalog({ extra: { status: 409, message: 'y' } })).codes()).toEqual([
+      'budget_ceiling',
+      'rate_limited',
+      'extra',
+    ]);
+  });
+});
+
+describe('normalizeError', () => {
+  it('keeps a coded error as declared', () => {
+    const n = normalizeError(catalog.error('budget_ceiling', { param: 'budget_cents' }));
+    expect(n).toMatchObject({ status: 422, code: 'budget_ceiling', kind: 'coded', param: 'budget_cents' });
+  });
+
+  it('reports validation failures per field with the first as param', () => {
+    const n = normalizeError(new ValidationFailed({ 'postings.0.amount': ['must be a digit string'], name: ['required'] }));
+    expect(n).toMatchObject({ status: 400, code: null, kind: 'validation', param: 'postings.0.amount' });
+    expect(n.details).toEqual({ fields: { 'postings.0.amount': ['must be a digit string'], name: ['required'] } });
+    expect(n.message).toBe('postings.0.amount: must be a digit string');
+  });
+
+  it('recognises an unmatched route apart from a plain 404', () => {
+    expect(normalizeError(new NotFoundException('Cannot GET /nope')).kind).toBe('route_not_found');
+    expect(normalizeError(new NotFoundException('gone')).kind).toBe('http');
+  });
+
+  it('maps body-parser failures to malformed_body with their status', () => {
+    const parseError = Object.assign(new SyntaxError('Unexpected end'), { status: 400, type: 'entity.parse.failed' });
+    expect(normalizeError(parseError)).toMatchObject({ status: 400, kind: 'malformed_body', message: 'Request body is not valid JSON' });
+    const tooLarge = Object.assign(new Error('big'), { status: 413, type: 'entity.too.large' });
+    expect(normalizeError(tooLarge)).toMatchObject({ status: 413, kind: 'malformed_body' });
+  });
+
+  it('keeps the status of Nest HTTP exceptions', () => {
+    expect(normalizeError(new UnauthorizedException())).toMatchObject({ status: 401, code: null, kind: 'http' });
+    expect(normalizeError(new BadRequestException(['a', 'b'])).message).toBe('a; b');
+  });
+
+  it('hides anything unexpected behind a 500 and keeps the cause for the log', () => {
+    const boom = new Error('db password is hunter2');
+    const n = normalizeError(boom);
+    expect(n).toMatchObject({ status: 500, code: null, kind: 'internal', message: 'Internal server error' });
+    expect(n.cause).toBe(boom);
+  });
+});

@@ -1,0 +1,160 @@
+import { spawn, ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  databaseUrl,
+  EmbeddedPostgresHandle,
+  ensureDatabases,
+  ensureRedis,
+  RedisHandle,
+  startEmbeddedPostgres,
+} from '@bursar/dev-infra';
+
+/**
+ * `pnpm start`: the whole stack on one machine. Databases from CONTROL_DATABASE_URL and
+ * LEDGER_DATABASE_URL, or an embedded PostgreSQL under .data/postgres; Redis from REDIS_URL, or a
+ * redis-server we start; then migrations, then control, ledger and the worker as child processes.
+ */
+const root = path.resolve(__dirname, '../../../..');
+const dist = path.join(root, 'dist');
+const dataDir = path.join(root, '.data');
+const env = process.env;
+
+const services = [
+  { name: 'control', entry: 'apps/control/src', port: Number(env.CONTROL_PORT ?? 3000), migrate: true },
+  { name: 'ledger', entry: 'apps/ledger/src', port: Number(env.LEDGER_PORT ?? 3001), migrate: true },
+  { name: 'webhook-worker', entry: 'apps/webhook-worker/src', port: Number(env.WORKER_PORT ?? 3002), migrate: false },
+];
+
+const children = new Set<ChildProcess>();
+let postgres: EmbeddedPostgresHandle | undefined;
+let redis: RedisHandle | undefined;
+
+function say(line: string): void {
+  process.stdout.write(`[bursar] ${line}\n`);
+}
+
+/** Secret keys survive restarts in .data/secrets.json (mode 600) so encrypted rows stay readable. */
+async function secretKeys(): Promise<Record<string, string>> {
+  const file = path.join(dataDir, 'secrets.json');
+  const stored: Record<string, string> = JSON.parse(await readFile(file, 'utf8').catch(() => '{}'));
+  let changed = false;
+  for (const name of ['CONTROL_SECRET_KEY', 'LEDGER_SECRET_KEY']) {
+    if (!stored[name]) {
+      stored[name] = randomBytes(32).toString('base64');
+      changed = true;
+    }
+  }
+  if (changed) await writeFile(file, JSON.stringify(stored, null, 2), { mode: 0o600 });
+  return {
+    CONTROL_SECRET_KEY: env.CONTROL_SECRET_KEY ?? stored.CONTROL_SECRET_KEY,
+    LEDGER_SECRET_KEY: env.LEDGER_SECRET_KEY ?? stored.LEDGER_SECRET_KEY,
+  };
+}
+
+async function databases(): Promise<{ CONTROL_DATABASE_URL: string; LEDGER_DATABASE_URL: string }> {
+  if (env.CONTROL_DATABASE_URL && env.LEDGER_DATABASE_URL) {
+    say('using CONTROL_DATABASE_URL and LEDGER_DATABASE_URL');
+    return { CONTROL_DATABASE_URL: env.CONTROL_DATABASE_URL, LEDGER_DATABASE_URL: env.LEDGER_DATABASE_URL };
+  }
+  const port = Number(env.EMBEDDED_POSTGRES_PORT ?? 5488);
+  say(`starting embedded PostgreSQL on 127.0.0.1:${port} (data in .data/postgres)`);
+  postgres = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), port, persistent: true });
+  await ensureDatabases(postgres.adminUrl, ['bursar_control', 'bursar_ledger']);
+  return {
+    CONTROL_DATABASE_URL: env.CONTROL_DATABASE_URL ?? databaseUrl(postgres.adminUrl, 'bursar_control'),
+    LEDGER_DATABASE_URL: env.LEDGER_DATABASE_URL ?? databaseUrl(postgres.adminUrl, 'bursar_ledger'),
+  };
+}
+
+function run(script: string, childEnv: NodeJS.ProcessEnv, name: string): ChildProcess {
+  const child = spawn(process.execPath, [path.join(dist, script)], { env: childEnv, stdio: ['ignore', 'inherit', 'inherit'] });
+  children.add(child);
+  child.once('exit', (code, signal) => {
+    children.delete(child);
+    if (!stopping) {
+      say(`${name} exited (${signal ?? code}); stopping the stack`);
+      void stop(1);
+    }
+  });
+  return child;
+}
+
+function migrate(script: string, childEnv: NodeJS.ProcessEnv, name: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(dist, script)], { env: childEnv, stdio: 'inherit' });
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${name} migrations failed (exit ${code})`))));
+  });
+}
+
+async function waitHealthy(port: number, name: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`${name} did not become healthy on port ${port}`);
+}
+
+let stopping = false;
+async function stop(code: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  say('stopping');
+  await Promise.all(
+    [...children].map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+  await redis?.stop();
+  await postgres?.stop();
+  process.exit(code);
+}
+
+async function main(): Promise<void> {
+  process.once('SIGINT', () => void stop(0));
+  process.once('SIGTERM', () => void stop(0));
+  await mkdir(dataDir, { recursive: true });
+
+  const redisUrl = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  redis = await ensureRedis(redisUrl);
+  if (!redis) {
+    throw new Error(
+      `Redis does not answer at ${redisUrl} and redis-server is not on the PATH. Install Redis ` +
+        '(apt install redis-server, brew install redis) or point REDIS_URL at one.',
+    );
+  }
+  const childEnv: NodeJS.ProcessEnv = {
+    ...env,
+    ...(await databases()),
+    ...(await secretKeys()),
+    REDIS_URL: redis.url,
+    CONTROL_PORT: String(services[0].port),
+    LEDGER_PORT: String(services[1].port),
+    WORKER_PORT: String(services[2].port),
+    COSIGN_ISSUER: env.COSIGN_ISSUER ?? `http://localhost:${services[0].port}`,
+  };
+
+  for (const s of services.filter((x) => x.migrate)) await migrate(`${s.entry}/migrate.js`, childEnv, s.name);
+  for (const s of services) run(`${s.entry}/main.js`, childEnv, s.name);
+  await Promise.all(services.map((s) => waitHealthy(s.port, s.name)));
+
+  say('Bursar is up:');
+  for (const s of services) say(`  ${s.name.padEnd(15)} http://localhost:${s.port}  (/healthz /readyz /metrics)`);
+  say(`  control API     http://localhost:${services[0].port}/control/v1/openapi.json`);
+  say(`  ledger API      http://localhost:${services[1].port}/ledger/v1/openapi.json`);
+  say('Ctrl-C stops everything.');
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`[bursar] ${err instanceof Error ? err.message : String(err)}\n`);
+  void stop(1);
+});
