@@ -1,5 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import type { Logger } from 'pino';
+import { CommonSettings } from '../config/common-settings';
+import { loadConfig } from '../config/load-config';
+import { createLogger } from '../observability/logger';
 
 /**
  * Listens on `port` and bounds shutdown: Nest's shutdown hooks stop accepting connections, let
@@ -28,5 +31,25 @@ export function bootstrap(main: () => Promise<void>): void {
   main().catch((err: unknown) => {
     process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);
+  });
+}
+
+/** The whole `main.ts` of a service: settings from the environment, logger, app, listen. */
+export function serveFromEnv<S extends CommonSettings>(definition: {
+  name: string;
+  settings: new () => S;
+  port(settings: S): number;
+  create(settings: S, logger: Logger): Promise<INestApplication>;
+}): void {
+  bootstrap(async () => {
+    const settings = loadConfig(definition.settings, process.env);
+    const logger = createLogger(definition.name, settings.LOG_LEVEL);
+    const app = await definition.create(settings, logger);
+    await runService(app, {
+      name: definition.name,
+      port: definition.port(settings),
+      logger,
+      shutdownTimeoutMs: settings.SHUTDOWN_TIMEOUT_MS,
+    });
   });
 }
