@@ -81,6 +81,39 @@ function run(script: string, childEnv: NodeJS.ProcessEnv, name: string): ChildPr
   return child;
 }
 
+/** Runs a dist script to completion and returns what it printed on stdout. */
+function runScript(script: string, args: string[], childEnv: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(dist, script), ...args], {
+      env: childEnv,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${script} ${args[0] ?? ''} failed (exit ${code})`))));
+  });
+}
+
+/**
+ * A test-mode OAuth client for the embedded database, made once through the operator CLI and kept
+ * in .data (a development convenience: the secret is only ever shown once by the API).
+ */
+async function ledgerTestClient(childEnv: NodeJS.ProcessEnv): Promise<{ client_id: string; client_secret: string }> {
+  const file = path.join(dataDir, 'ledger-test-client.json');
+  const saved = await readFile(file, 'utf8').catch(() => undefined);
+  if (saved) return JSON.parse(saved);
+  const admin = (args: string[]) => runScript('apps/ledger/src/admin.js', args, childEnv).then((out) => JSON.parse(out));
+  const org = await admin(['create-organization', '--name', 'Local development']);
+  const ledger = await admin(['create-ledger', '--organization', org.id, '--name', 'Test books', '--mode', 'test']);
+  const client = await admin([
+    'create-client', '--organization', org.id, '--ledger', ledger.id, '--mode', 'test',
+    '--scopes', 'ledger:read,ledger:write,ledger:period_close,ledger:clients:read,ledger:clients:write',
+  ]);
+  const credentials = { client_id: client.client_id, client_secret: client.client_secret };
+  await writeFile(file, JSON.stringify(credentials, null, 2), { mode: 0o600 });
+  return credentials;
+}
+
 function migrate(script: string, childEnv: NodeJS.ProcessEnv, name: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(dist, script)], { env: childEnv, stdio: 'inherit' });
@@ -151,6 +184,14 @@ async function main(): Promise<void> {
   for (const s of services) say(`  ${s.name.padEnd(15)} http://localhost:${s.port}  (/healthz /readyz /metrics)`);
   say(`  control API     http://localhost:${services[0].port}/control/v1/openapi.json`);
   say(`  ledger API      http://localhost:${services[1].port}/ledger/v1/openapi.json`);
+  if (postgres) {
+    const client = await ledgerTestClient(childEnv);
+    say('ledger test-mode OAuth client (client_credentials at POST /oauth/token):');
+    say(`  client_id     ${client.client_id}`);
+    say(`  client_secret ${client.client_secret}`);
+  } else {
+    say('ledger clients: pnpm ledger:admin create-organization | create-ledger | create-client (see README)');
+  }
   say('Ctrl-C stops everything.');
 }
 

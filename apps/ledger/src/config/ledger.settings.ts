@@ -1,5 +1,7 @@
-import { IsOptional } from 'class-validator';
-import { CommonSettings, IsAes256Key, IsHttpUrl, IsPort, IsPostgresUrl } from '@bursar/service-kit';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { CommonSettings, IsAes256Key, IsHttpUrl, IsPort, IsPostgresUrl, ToInt } from '@bursar/service-kit';
+
+const TTL_RULE = 'LEDGER_ACCESS_TOKEN_TTL_SECONDS must be an integer from 60 to 86400';
 
 /** Environment of the ledger service, validated once at boot. */
 export class LedgerSettings extends CommonSettings {
@@ -9,7 +11,10 @@ export class LedgerSettings extends CommonSettings {
   @IsPostgresUrl()
   LEDGER_DATABASE_URL: string;
 
-  /** AES-256 key for secrets stored at rest (webhook signing secrets, source secrets). */
+  /**
+   * AES-256 key for secrets stored at rest (webhook signing secrets, source secrets). The HS256
+   * key of access tokens is derived from it (HKDF), so rotating it invalidates issued tokens.
+   */
   @IsAes256Key()
   LEDGER_SECRET_KEY: string;
 
@@ -17,4 +22,23 @@ export class LedgerSettings extends CommonSettings {
   @IsOptional()
   @IsHttpUrl()
   LEDGER_DOCS_URL = 'https://docs.bursar.dev/ledger/errors';
+
+  /**
+   * The origin clients reach the ledger at (the gateway's, in a deployment): the OAuth issuer and
+   * the base of the token endpoint URL. Defaults to http://localhost:<LEDGER_PORT>.
+   */
+  @IsOptional()
+  @IsHttpUrl()
+  LEDGER_PUBLIC_URL?: string;
+
+  /** Lifetime of access tokens in seconds. */
+  @ToInt()
+  @IsInt({ message: TTL_RULE })
+  @Min(60, { message: TTL_RULE })
+  @Max(86_400, { message: TTL_RULE })
+  LEDGER_ACCESS_TOKEN_TTL_SECONDS = 3600;
+
+  get publicUrl(): string {
+    return (this.LEDGER_PUBLIC_URL ?? `http://localhost:${this.LEDGER_PORT}`).replace(/\/+$/, '');
+  }
 }

@@ -1,7 +1,15 @@
 import { DataSourceOptions } from 'typeorm';
 import { typeOrmOptions } from '@bursar/service-kit';
+import { LedgerEntity } from '../ledgers/ledger.entity';
+import { OauthClientEntity } from '../oauth-clients/oauth-client.entity';
+import { OrganizationEntity } from '../organizations/organization.entity';
 import { ledgerMigrations } from './migrations';
 
 export function ledgerDataSourceOptions(url: string): DataSourceOptions {
-  return typeOrmOptions({ url, applicationName: 'bursar-ledger', entities: [], migrations: ledgerMigrations });
+  return typeOrmOptions({
+    url,
+    applicationName: 'bursar-ledger',
+    entities: [OrganizationEntity, LedgerEntity, OauthClientEntity],
+    migrations: ledgerMigrations,
+  });
 }

@@ -1,0 +1,88 @@
+import { parseArgs } from 'node:util';
+import { DataSource } from 'typeorm';
+import { MODES, Mode } from '../common/mode';
+import { LedgersRepository } from '../ledgers/ledgers.repository';
+import { LedgersService } from '../ledgers/ledgers.service';
+import { CLIENT_SECRET_NOTE, presentOauthClient } from '../oauth-clients/oauth-client.presenter';
+import { OauthClientsRepository } from '../oauth-clients/oauth-clients.repository';
+import { OauthClientsService } from '../oauth-clients/oauth-clients.service';
+import { ClientScope, CLIENT_SCOPES, isClientScope } from '../oauth-clients/oauth-scopes';
+import { OrganizationsRepository } from '../organizations/organizations.repository';
+import { OrganizationsService } from '../organizations/organizations.service';
+
+export const ADMIN_USAGE = [
+  'usage: pnpm ledger:admin <command> [options]',
+  '  create-organization --name <name>',
+  '  create-ledger --organization <id> --name <name> --mode test|live',
+  '  create-client --organization <id> --ledger <id> --mode test|live --scopes <a,b> [--name <name>]',
+].join('\n');
+
+/** Raised for a bad command line; the entry point prints it with the usage. */
+export class AdminUsageError extends Error {}
+
+function required(values: Record<string, string | undefined>, name: string): string {
+  const value = values[name];
+  if (!value) throw new AdminUsageError(`--${name} is required`);
+  return value;
+}
+
+function mode(value: string): Mode {
+  if (!(MODES as readonly string[]).includes(value)) throw new AdminUsageError('--mode must be test or live');
+  return value as Mode;
+}
+
+function scopes(value: string): ClientScope[] {
+  const list = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = list.filter((s) => !isClientScope(s));
+  if (!list.length || unknown.length) {
+    throw new AdminUsageError(`--scopes must be a comma list of ${CLIENT_SCOPES.join(', ')}`);
+  }
+  return list as ClientScope[];
+}
+
+/** Runs one operator command against a migrated database and returns what to print as JSON. */
+export async function runLedgerAdmin(argv: string[], dataSource: DataSource): Promise<Record<string, unknown>> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      organization: { type: 'string' },
+      ledger: { type: 'string' },
+      mode: { type: 'string' },
+      scopes: { type: 'string' },
+    },
+  });
+  const organizations = new OrganizationsService(new OrganizationsRepository(dataSource));
+  const ledgers = new LedgersService(new LedgersRepository(dataSource));
+  const clients = new OauthClientsService(new OauthClientsRepository(dataSource), ledgers);
+
+  switch (positionals[0]) {
+    case 'create-organization': {
+      const organization = await organizations.create(required(values, 'name'));
+      return { object: 'organization', id: organization.id, name: organization.name };
+    }
+    case 'create-ledger': {
+      const organization = await organizations.get(required(values, 'organization'));
+      const scope = { organizationId: organization.id, mode: mode(required(values, 'mode')) };
+      const ledger = await ledgers.create(scope, { name: required(values, 'name') });
+      return { object: 'ledger', id: ledger.id, organization_id: ledger.organizationId, name: ledger.name, mode: ledger.mode };
+    }
+    case 'create-client': {
+      const scope = { organizationId: required(values, 'organization'), mode: mode(required(values, 'mode')) };
+      const { client, secret } = await clients.create(scope, {
+        name: values.name ?? 'Operator-created client',
+        ledgerId: required(values, 'ledger'),
+        scopes: scopes(required(values, 'scopes')),
+      });
+      return {
+        ...presentOauthClient(client),
+        organization_id: client.organizationId,
+        client_secret: secret,
+        client_secret_note: CLIENT_SECRET_NOTE,
+      };
+    }
+    default:
+      throw new AdminUsageError(positionals[0] ? `unknown command ${positionals[0]}` : 'a command is required');
+  }
+}

@@ -1,0 +1,90 @@
+import { hkdfSync } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { randomUuid } from '@bursar/crypto';
+import { Mode, MODES } from '../common/mode';
+import { LedgerSettings } from '../config/ledger.settings';
+import { OauthClientEntity } from '../oauth-clients/oauth-client.entity';
+import { ClientScope, isClientScope } from '../oauth-clients/oauth-scopes';
+
+export const ACCESS_TOKEN_ALGORITHM = 'HS256';
+const ACCESS_TOKEN_TYPE = 'at+jwt';
+
+/** What a verified access token says about its bearer. */
+export interface AccessGrant {
+  clientId: string;
+  organizationId: string;
+  mode: Mode;
+  scopes: ClientScope[];
+  /** Set when the client is pinned to one ledger. */
+  ledgerId: string | null;
+  issuedAt: Date;
+}
+
+export interface IssuedToken {
+  token: string;
+  expiresIn: number;
+}
+
+/**
+ * HS256 access tokens (RFC 9068 layout). The key is derived from LEDGER_SECRET_KEY with HKDF under
+ * a purpose label, so the same secret never keys two different algorithms, and every replica
+ * derives the same key without storing one more secret.
+ */
+@Injectable()
+export class AccessTokenService {
+  private readonly key: Uint8Array;
+
+  constructor(private readonly settings: LedgerSettings) {
+    const ikm = Buffer.from(settings.LEDGER_SECRET_KEY, 'base64');
+    this.key = new Uint8Array(hkdfSync('sha256', ikm, Buffer.alloc(0), 'bursar-ledger access-token hs256', 32));
+  }
+
+  async issue(client: OauthClientEntity, scopes: ClientScope[], now: Date): Promise<IssuedToken> {
+    const expiresIn = this.settings.LEDGER_ACCESS_TOKEN_TTL_SECONDS;
+    const issuedAt = Math.floor(now.getTime() / 1000);
+    const token = await new SignJWT({
+      client_id: client.id,
+      scope: scopes.join(' '),
+      mode: client.mode,
+      // The reference's revisions name the tenant claim differently; clients may read either.
+      tenant_id: client.organizationId,
+      workspace_id: client.organizationId,
+      ...(client.ledgerId && { ledger_id: client.ledgerId }),
+    })
+      .setProtectedHeader({ alg: ACCESS_TOKEN_ALGORITHM, typ: ACCESS_TOKEN_TYPE })
+      .setIssuer(this.settings.publicUrl)
+      .setSubject(client.id)
+      .setJti(randomUuid())
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(issuedAt + expiresIn)
+      .sign(this.key);
+    return { token, expiresIn };
+  }
+
+  /** The grant a token carries, or null when it is not one of ours or no longer valid. */
+  async verify(token: string): Promise<AccessGrant | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: [ACCESS_TOKEN_ALGORITHM],
+        issuer: this.settings.publicUrl,
+        typ: ACCESS_TOKEN_TYPE,
+        requiredClaims: ['sub', 'iat', 'exp', 'mode', 'scope', 'tenant_id'],
+      });
+      const { sub, iat, mode, scope, tenant_id: tenantId, ledger_id: ledgerId } = payload;
+      if (typeof mode !== 'string' || !(MODES as readonly string[]).includes(mode)) return null;
+      if (typeof scope !== 'string' || typeof tenantId !== 'string' || typeof sub !== 'string') return null;
+      return {
+        clientId: sub,
+        organizationId: tenantId,
+        mode: mode as Mode,
+        scopes: scope.split(' ').filter(isClientScope),
+        ledgerId: typeof ledgerId === 'string' ? ledgerId : null,
+        issuedAt: new Date((iat ?? 0) * 1000),
+      };
+    } catch (err) {
+      if (err instanceof joseErrors.JOSEError) return null;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,54 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { LedgerErrors } from '../common/ledger-errors';
+import { ClientScope } from '../oauth-clients/oauth-scopes';
+import { AccessGrant, AccessTokenService } from './access-token.service';
+import { AuthErrors } from './auth-errors';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** The verified access token of the caller; set by BearerAuthGuard. */
+      grant?: AccessGrant;
+    }
+  }
+}
+
+export const REQUIRED_SCOPE = Symbol('requiredScope');
+const REALM = 'realm="bursar-ledger"';
+
+/** RFC 6750: 401 with a Bearer challenge; a bad token is named `invalid_token`. */
+function unauthorized(message: string, tokenPresented: boolean) {
+  const challenge = tokenPresented ? `Bearer ${REALM}, error="invalid_token"` : `Bearer ${REALM}`;
+  return LedgerErrors.error('unauthorized', { message, headers: { 'WWW-Authenticate': challenge } });
+}
+
+@Injectable()
+export class BearerAuthGuard implements CanActivate {
+  constructor(
+    private readonly tokens: AccessTokenService,
+    private readonly reflector: Reflector,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<Request>();
+    const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(req.headers.authorization ?? '');
+    if (!match) throw unauthorized('Send Authorization: Bearer <access token> from POST /oauth/token', false);
+    const grant = await this.tokens.verify(match[1]);
+    if (!grant) throw unauthorized('The access token is invalid or expired', true);
+    req.grant = grant;
+    req.livemode = grant.mode === 'live';
+
+    const needed = this.reflector.get<ClientScope>(REQUIRED_SCOPE, context.getHandler());
+    if (!grant.scopes.includes(needed)) {
+      throw AuthErrors.error('insufficient_scope', {
+        hint: `Request a token with the ${needed} scope (the client must hold it)`,
+        details: { required_scope: needed },
+        headers: { 'WWW-Authenticate': `Bearer ${REALM}, error="insufficient_scope", scope="${needed}"` },
+      });
+    }
+    return true;
+  }
+}

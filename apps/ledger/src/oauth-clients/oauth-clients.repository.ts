@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { TenantScope } from '../common/mode';
+import { OauthClientEntity } from './oauth-client.entity';
+
+export type NewOauthClient = Pick<OauthClientEntity, 'id' | 'ledgerId' | 'name' | 'scopes' | 'secretDigest'>;
+
+@Injectable()
+export class OauthClientsRepository {
+  private readonly rows: Repository<OauthClientEntity>;
+
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    this.rows = dataSource.getRepository(OauthClientEntity);
+  }
+
+  insert(scope: TenantScope, client: NewOauthClient): Promise<OauthClientEntity> {
+    return this.rows.save(this.rows.create({ ...client, organizationId: scope.organizationId, mode: scope.mode }));
+  }
+
+  list(scope: TenantScope): Promise<OauthClientEntity[]> {
+    return this.rows.find({ where: { organizationId: scope.organizationId, mode: scope.mode }, order: { createdAt: 'ASC' } });
+  }
+
+  findById(scope: TenantScope, id: string): Promise<OauthClientEntity | null> {
+    return this.rows.findOneBy({ id, organizationId: scope.organizationId, mode: scope.mode });
+  }
+
+  /**
+   * The one lookup that precedes knowing the tenant: the token endpoint learns the organization
+   * and mode from the client it authenticates.
+   */
+  findForAuthentication(clientId: string): Promise<OauthClientEntity | null> {
+    return this.rows.findOneBy({ id: clientId });
+  }
+
+  async disable(scope: TenantScope, id: string, at: Date): Promise<void> {
+    await this.rows.query(
+      `UPDATE oauth_clients SET disabled_at = $1, updated_at = now()
+       WHERE id = $2 AND organization_id = $3 AND mode = $4 AND disabled_at IS NULL`,
+      [at, id, scope.organizationId, scope.mode],
+    );
+  }
+
+  /**
+   * Replaces the secret in one statement, so two concurrent rotations cannot both pass the overlap
+   * check. Unless `force`, the replaced secret stays valid until `previousExpiresAt`. Returns
+   * whether a row changed: false when the client is absent, disabled or inside its window.
+   */
+  async rotateSecret(
+    scope: TenantScope,
+    id: string,
+    change: { digest: string; now: Date; previousExpiresAt: Date; force: boolean },
+  ): Promise<boolean> {
+    const [, affected] = await this.rows.query(
+      `UPDATE oauth_clients SET
+         previous_secret_digest = CASE WHEN $4 THEN NULL ELSE secret_digest END,
+         previous_secret_expires_at = CASE WHEN $4 THEN NULL ELSE $3::timestamptz END,
+         secret_digest = $1,
+         updated_at = now()
+       WHERE id = $5 AND organization_id = $6 AND mode = $7 AND disabled_at IS NULL
+         AND ($4 OR previous_secret_expires_at IS NULL OR previous_secret_expires_at <= $2)`,
+      [change.digest, change.now, change.previousExpiresAt, change.force, id, scope.organizationId, scope.mode],
+    );
+    return affected > 0;
+  }
+
+  /** Raw SQL so that use does not count as a modification (`updated_at` stays). */
+  async markUsed(scope: TenantScope, id: string, at: Date): Promise<void> {
+    await this.rows.query(
+      'UPDATE oauth_clients SET last_used_at = $1 WHERE id = $2 AND organization_id = $3 AND mode = $4',
+      [at, id, scope.organizationId, scope.mode],
+    );
+  }
+}

@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { LedgerSettings } from '../config/ledger.settings';
+import { OauthClientsService } from '../oauth-clients/oauth-clients.service';
+import { CLIENT_SCOPES, ClientScope } from '../oauth-clients/oauth-scopes';
+import { AccessTokenService, ACCESS_TOKEN_ALGORITHM } from '../auth/access-token.service';
+import { OauthErrors } from './oauth-errors';
+import { invalidClient, TokenRequest } from './token-request';
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  scope: string;
+}
+
+@Injectable()
+export class OauthService {
+  constructor(
+    private readonly clients: OauthClientsService,
+    private readonly tokens: AccessTokenService,
+    private readonly settings: LedgerSettings,
+  ) {}
+
+  async grant(request: TokenRequest, now: Date): Promise<TokenResponse> {
+    const client = await this.clients.authenticate(request.clientId, request.clientSecret, now);
+    if (!client) throw invalidClient('Unknown client, wrong secret, or disabled client');
+    if (!request.grantType) {
+      throw OauthErrors.error('invalid_request', { message: 'grant_type is required', hint: 'Send grant_type=client_credentials' });
+    }
+    if (request.grantType !== 'client_credentials') {
+      throw OauthErrors.error('unsupported_grant_type', { hint: 'Send grant_type=client_credentials' });
+    }
+    if (request.foreignParameters.length) {
+      throw OauthErrors.error('invalid_grant', {
+        message: `The client_credentials grant takes no ${request.foreignParameters.join(', ')}`,
+      });
+    }
+    const scopes = this.grantedScopes(client.scopes, request.scope);
+    const { token, expiresIn } = await this.tokens.issue(client, scopes, now);
+    return { access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: scopes.join(' ') };
+  }
+
+  /** RFC 8414 authorization-server metadata. */
+  metadata() {
+    const base = this.settings.publicUrl;
+    return {
+      issuer: base,
+      token_endpoint: `${base}/oauth/token`,
+      grant_types_supported: ['client_credentials'],
+      response_types_supported: ['token'],
+      // `ledger:admin` is advertised as the reference does; no route requires it and none grants it.
+      scopes_supported: [...CLIENT_SCOPES, 'ledger:admin'],
+      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      token_endpoint_auth_signing_alg_values_supported: [ACCESS_TOKEN_ALGORITHM],
+      service_documentation: `${base}/ledger/v1/openapi.json`,
+    };
+  }
+
+  /** No `scope` means every scope the client holds; otherwise a subset of them. */
+  private grantedScopes(held: ClientScope[], requested: string | undefined): ClientScope[] {
+    const asked = (requested ?? '').split(' ').filter(Boolean);
+    if (!asked.length) return held;
+    const refused = asked.filter((s) => !(held as string[]).includes(s));
+    if (refused.length) {
+      throw OauthErrors.error('invalid_scope', {
+        message: `Not granted to this client: ${refused.join(' ')}`,
+        hint: `This client holds: ${held.join(' ')}`,
+      });
+    }
+    return [...new Set(asked)] as ClientScope[];
+  }
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { OrganizationsController } from './organizations.controller';
+import { OrganizationsRepository } from './organizations.repository';
+import { OrganizationsService } from './organizations.service';
+
+@Module({
+  imports: [AuthModule],
+  controllers: [OrganizationsController],
+  providers: [OrganizationsRepository, OrganizationsService],
+  exports: [OrganizationsService],
+})
+export class OrganizationsModule {}
