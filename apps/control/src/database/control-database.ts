@@ -1,7 +1,24 @@
 import { DataSourceOptions } from 'typeorm';
 import { typeOrmOptions } from '@bursar/service-kit';
+import { Agent } from '../agents/agent.entity';
+import { AuditEvent } from '../audit/audit-event.entity';
+import { Budget } from '../budgets/budget.entity';
+import { WorkspaceMembership } from '../workspaces/membership.entity';
+import { Workspace } from '../workspaces/workspace.entity';
 import { controlMigrations } from './migrations';
 
+/**
+ * Claims on one budget queue on its row until each commit is durable, so under a burst a request
+ * may wait for a pooled connection longer than the kit's fail-fast default; it should wait, not fail.
+ */
+const CONNECTION_WAIT_MS = 15_000;
+
 export function controlDataSourceOptions(url: string): DataSourceOptions {
-  return typeOrmOptions({ url, applicationName: 'bursar-control', entities: [], migrations: controlMigrations });
+  const options = typeOrmOptions({
+    url,
+    applicationName: 'bursar-control',
+    entities: [Workspace, WorkspaceMembership, Agent, Budget, AuditEvent],
+    migrations: controlMigrations,
+  });
+  return { ...options, extra: { ...options.extra, connectionTimeoutMillis: CONNECTION_WAIT_MS } } as DataSourceOptions;
 }

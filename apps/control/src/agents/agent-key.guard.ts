@@ -1,0 +1,34 @@
+import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import { verifySecret } from '@bursar/crypto';
+import { bearerToken } from '../common/bearer-token';
+import { Agent } from './agent.entity';
+import { agentKeyLookup } from './agent-key';
+import { AgentKeyErrors } from './agent-key.errors';
+import { AgentsRepository } from './agents.repository';
+
+type AgentRequest = Request & { agent?: Agent };
+
+/** Admits requests carrying the key of an active agent; identity tokens never pass. */
+@Injectable()
+export class AgentKeyGuard implements CanActivate {
+  constructor(private readonly agents: AgentsRepository) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<AgentRequest>();
+    const key = bearerToken(req);
+    if (!key) throw AgentKeyErrors.error('runtime_key_required');
+    const lookup = agentKeyLookup(key);
+    const agent = lookup ? await this.agents.findByKeyLookup(lookup) : null;
+    if (!agent || !verifySecret(key, agent.key_digest) || agent.status !== 'active') {
+      throw AgentKeyErrors.error('invalid_runtime_key');
+    }
+    req.agent = agent;
+    return true;
+  }
+}
+
+/** The agent AgentKeyGuard authenticated for this request. */
+export const CurrentAgent = createParamDecorator(
+  (_: unknown, context: ExecutionContext): Agent => context.switchToHttp().getRequest<AgentRequest>().agent as Agent,
+);

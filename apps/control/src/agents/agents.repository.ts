@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { Agent } from './agent.entity';
+
+export type AgentFields = Pick<Agent, 'name' | 'status' | 'mode' | 'scopes' | 'max_budget_cents'> & {
+  key_lookup: string;
+  key_digest: string;
+  api_key_prefix: string;
+};
+export type AgentPatch = Partial<Pick<Agent, 'name' | 'status' | 'scopes' | 'max_budget_cents'>>;
+
+@Injectable()
+export class AgentsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async insert(em: EntityManager, workspaceId: string, fields: AgentFields): Promise<Agent> {
+    const saved = await em.save(em.create(Agent, { workspace_id: workspaceId, ...fields }));
+    return (await this.find(workspaceId, saved.id, em)) as Agent;
+  }
+
+  list(workspaceId: string): Promise<Agent[]> {
+    return this.dataSource.getRepository(Agent).find({
+      where: { workspace_id: workspaceId },
+      order: { created_at: 'DESC', id: 'DESC' },
+    });
+  }
+
+  find(workspaceId: string, id: string, em: EntityManager = this.dataSource.manager): Promise<Agent | null> {
+    return em.findOneBy(Agent, { workspace_id: workspaceId, id });
+  }
+
+  /** Locks the row so concurrent updates of one agent apply one after the other. */
+  findForUpdate(em: EntityManager, workspaceId: string, id: string): Promise<Agent | null> {
+    return em.findOne(Agent, { where: { workspace_id: workspaceId, id }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  async update(em: EntityManager, workspaceId: string, id: string, patch: AgentPatch): Promise<Agent> {
+    await em.update(Agent, { workspace_id: workspaceId, id }, patch);
+    return (await this.find(workspaceId, id, em)) as Agent;
+  }
+
+  /**
+   * The one unscoped read: a presented key is what establishes the workspace, so the row is found by
+   * the key's leading characters and the caller compares the digest in constant time.
+   */
+  findByKeyLookup(keyLookup: string): Promise<(Agent & { key_digest: string }) | null> {
+    return this.dataSource
+      .getRepository(Agent)
+      .createQueryBuilder('a')
+      .addSelect('a.key_digest')
+      .where('a.key_lookup = :keyLookup', { keyLookup })
+      .getOne();
+  }
+}

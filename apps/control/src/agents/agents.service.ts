@@ -1,0 +1,91 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { AuditRepository } from '../audit/audit.repository';
+import { notFound, unprocessable } from '../common/control-errors';
+import { Agent } from './agent.entity';
+import { issueAgentKey } from './agent-key';
+import { AgentsRepository } from './agents.repository';
+import { CreateAgentDto } from './dto/create-agent.dto';
+import { UpdateAgentDto } from './dto/update-agent.dto';
+
+/** An agent as every response shows it: never the key, nor its digest. */
+export function presentAgent(agent: Agent) {
+  return {
+    id: agent.id,
+    name: agent.name,
+    status: agent.status,
+    mode: agent.mode,
+    scopes: agent.scopes,
+    api_key_prefix: agent.api_key_prefix,
+    max_budget_cents: agent.max_budget_cents,
+    last_used_at: agent.last_used_at,
+    created_at: agent.created_at,
+    updated_at: agent.updated_at,
+  };
+}
+
+@Injectable()
+export class AgentsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly agents: AgentsRepository,
+    private readonly audit: AuditRepository,
+  ) {}
+
+  /** Creates the agent and returns its key, which exists nowhere else from here on. */
+  create(workspaceId: string, dto: CreateAgentDto, traceId: string): Promise<{ agent: Agent; apiKey: string }> {
+    const key = issueAgentKey(dto.mode);
+    return this.dataSource.transaction(async (em) => {
+      const agent = await this.agents.insert(em, workspaceId, {
+        name: dto.name,
+        status: dto.status,
+        mode: dto.mode,
+        scopes: dto.scopes,
+        max_budget_cents: dto.max_budget_cents ?? null,
+        key_lookup: key.lookup,
+        key_digest: key.digest,
+        api_key_prefix: key.prefix,
+      });
+      await this.record(em, agent, 'agent.created', traceId);
+      return { agent, apiKey: key.key };
+    });
+  }
+
+  list(workspaceId: string): Promise<Agent[]> {
+    return this.agents.list(workspaceId);
+  }
+
+  async get(workspaceId: string, id: string): Promise<Agent> {
+    return (await this.agents.find(workspaceId, id)) ?? Promise.reject(notFound('agent'));
+  }
+
+  /** Renames, rescopes, re-ceilings, suspends, reactivates or revokes; revocation is final. */
+  update(workspaceId: string, id: string, dto: UpdateAgentDto, traceId: string): Promise<Agent> {
+    return this.dataSource.transaction(async (em) => {
+      const current = await this.agents.findForUpdate(em, workspaceId, id);
+      if (!current) throw notFound('agent');
+      if (current.status === 'revoked' && dto.status !== undefined && dto.status !== 'revoked') {
+        throw unprocessable('A revoked agent stays revoked; create a new agent instead');
+      }
+      const agent = await this.agents.update(em, workspaceId, id, {
+        ...(dto.name !== undefined && { name: dto.name }),
+        ...(dto.status !== undefined && { status: dto.status }),
+        ...(dto.scopes !== undefined && { scopes: dto.scopes }),
+        ...(dto.max_budget_cents !== undefined && { max_budget_cents: dto.max_budget_cents }),
+      });
+      const action = agent.status !== current.status && agent.status !== 'active' ? `agent.${agent.status}` : 'agent.updated';
+      await this.record(em, agent, action, traceId);
+      return agent;
+    });
+  }
+
+  private record(em: EntityManager, agent: Agent, action: string, traceId: string): Promise<void> {
+    return this.audit.append(em, agent.workspace_id, {
+      subject_type: 'Agent',
+      subject_id: agent.id,
+      action,
+      trace_id: traceId,
+      snapshot: presentAgent(agent),
+    });
+  }
+}

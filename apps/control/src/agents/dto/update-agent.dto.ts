@@ -1,0 +1,27 @@
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { AGENT_STATUSES, AgentStatus } from '../agent.entity';
+import { SCOPE_MESSAGE, SCOPE_PATTERN } from './agent-fields';
+
+/** Absent fields stay as they are; only `max_budget_cents` may be set to null (no ceiling). */
+export class UpdateAgentDto {
+  @ValidateIf((_, v) => v !== undefined)
+  @IsString()
+  @Length(1, 200)
+  name?: string;
+
+  @ValidateIf((_, v) => v !== undefined)
+  @IsIn(AGENT_STATUSES)
+  status?: AgentStatus;
+
+  @ValidateIf((_, v) => v !== undefined)
+  @IsArray()
+  @ArrayMaxSize(100)
+  @Matches(SCOPE_PATTERN, { each: true, message: SCOPE_MESSAGE })
+  scopes?: string[];
+
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
+  max_budget_cents?: number | null;
+}

@@ -1,0 +1,32 @@
+import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Agent } from '../agents/agent.entity';
+import { AgentKeyGuard, CurrentAgent } from '../agents/agent-key.guard';
+import { TraceId } from '../common/trace-id.decorator';
+import { BudgetsService, presentBudget } from './budgets.service';
+import { OpenBudgetDto } from './dto/open-budget.dto';
+
+/** The agent's own budgets, reached with its key. */
+@ApiTags('agent budgets')
+@ApiBearerAuth('agent_key')
+@UseGuards(AgentKeyGuard)
+@Controller('control/v1/agent/budgets')
+export class AgentBudgetsController {
+  constructor(private readonly budgets: BudgetsService) {}
+
+  @Post()
+  async open(@CurrentAgent() agent: Agent, @Body() dto: OpenBudgetDto, @TraceId() traceId: string) {
+    return { data: presentBudget(await this.budgets.open(agent, dto, traceId)) };
+  }
+
+  @Get(':id')
+  async get(@CurrentAgent() agent: Agent, @Param('id', ParseUUIDPipe) id: string) {
+    return { data: presentBudget(await this.budgets.get(agent, id)) };
+  }
+
+  @Post(':id/close')
+  @HttpCode(200)
+  async close(@CurrentAgent() agent: Agent, @Param('id', ParseUUIDPipe) id: string, @TraceId() traceId: string) {
+    return { data: presentBudget(await this.budgets.close(agent, id, traceId)) };
+  }
+}

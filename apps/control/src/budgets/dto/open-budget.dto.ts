@@ -1,0 +1,18 @@
+import { IsInt, IsOptional, IsUUID, Matches, Max, Min } from 'class-validator';
+
+export class OpenBudgetDto {
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  budget_cents: number;
+
+  /** Defaults to the parent's currency, or USD for a top-level budget. */
+  @IsOptional()
+  @Matches(/^[A-Z]{3}$/, { message: 'currency must be a three-letter ISO code in capitals' })
+  currency?: string;
+
+  /** A budget of this same agent to reserve the headroom from. */
+  @IsOptional()
+  @IsUUID()
+  parent_budget_id?: string | null;
+}

@@ -1,0 +1,40 @@
+import { CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import type { Identity } from '../identity/identity-token.verifier';
+import { Capability } from './workspace-roles';
+import { WorkspaceAccess } from './workspaces.repository';
+import { WorkspacesService } from './workspaces.service';
+
+type WorkspaceRequest = Request & { identity?: Identity; workspaceAccess?: WorkspaceAccess };
+
+const CAPABILITY = Symbol('capability');
+
+/** The capability a workspace route needs; runs after IdentityGuard. */
+export const RequireCapability = (capability: Capability) => SetMetadata(CAPABILITY, capability);
+
+/** Resolves `:workspace_slug` to the caller's membership and checks the route's capability. */
+@Injectable()
+export class WorkspaceAccessGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly workspaces: WorkspacesService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<WorkspaceRequest>();
+    const capability = this.reflector.getAllAndOverride<Capability | undefined>(CAPABILITY, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (!capability) throw new Error(`${context.getClass().name}.${context.getHandler().name} declares no capability`);
+    req.workspaceAccess = await this.workspaces.access(req.identity as Identity, String(req.params.workspace_slug), capability);
+    return true;
+  }
+}
+
+/** The membership WorkspaceAccessGuard resolved for this request. */
+export const CurrentWorkspace = createParamDecorator(
+  (_: unknown, context: ExecutionContext): WorkspaceAccess =>
+    context.switchToHttp().getRequest<WorkspaceRequest>().workspaceAccess as WorkspaceAccess,
+);
