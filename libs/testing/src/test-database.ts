@@ -25,7 +25,12 @@ export interface TestDatabase {
 /** A fresh, empty database for one test file, so suites run in parallel without sharing rows. */
 export async function createTestDatabase(label: string): Promise<TestDatabase> {
   const name = `test_${label.replace(/[^a-z0-9]/gi, '_').toLowerCase()}_${randomBytes(4).toString('hex')}`;
-  await withAdmin((c) => c.query(`CREATE DATABASE "${name}"`));
+  await withAdmin(async (c) => {
+    await c.query(`CREATE DATABASE "${name}"`);
+    // Tests need atomicity and isolation, not durability: without waiting for fsync at commit, row
+    // locks are held for microseconds, so parallel suites on one disk do not stall each other.
+    await c.query(`ALTER DATABASE "${name}" SET synchronous_commit = off`);
+  });
   const url = new URL(adminUrl());
   url.pathname = `/${name}`;
   return {
