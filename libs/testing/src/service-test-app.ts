@@ -1,0 +1,46 @@
+import type { INestApplication } from '@nestjs/common';
+import type { Logger } from 'pino';
+import type { DataSourceOptions } from 'typeorm';
+import { CommonSettings, createLogger, loadConfig, runMigrations } from '@bursar/service-kit';
+import { createTestDatabase, testRedisUrl, testSecretKey } from './test-database';
+
+export interface ServiceTestApp<S> {
+  app: INestApplication;
+  settings: S;
+  close(): Promise<void>;
+}
+
+/**
+ * A real service app on its own fresh, migrated database, initialised but not listening.
+ * `prefix` names the service's settings (`LEDGER` -> LEDGER_DATABASE_URL, LEDGER_SECRET_KEY).
+ */
+export async function startServiceTestApp<S extends CommonSettings>(service: {
+  name: string;
+  prefix: string;
+  settings: new () => S;
+  dataSource(settings: S): DataSourceOptions;
+  create(settings: S, logger: Logger): Promise<INestApplication>;
+  label: string;
+  env: Record<string, string>;
+}): Promise<ServiceTestApp<S>> {
+  const db = await createTestDatabase(`${service.name}_${service.label}`);
+  const settings = loadConfig(service.settings, {
+    [`${service.prefix}_DATABASE_URL`]: db.url,
+    [`${service.prefix}_SECRET_KEY`]: testSecretKey(),
+    REDIS_URL: testRedisUrl(),
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'test',
+    ...service.env,
+  });
+  await runMigrations(service.dataSource(settings));
+  const app = await service.create(settings, createLogger(service.name, settings.LOG_LEVEL));
+  await app.init();
+  return {
+    app,
+    settings,
+    close: async () => {
+      await app.close();
+      await db.drop();
+    },
+  };
+}
