@@ -52,7 +52,7 @@ describe('agents and their keys', () => {
       created_at: expect.any(String),
       updated_at: expect.any(String),
       api_key: expect.stringMatching(/^krt_live_[A-Za-z0-9_-]{43}$/),
-      starter_policy: null,
+      starter_policy: expect.objectContaining({ agent_id: agent.id, status: 'active', per_transaction_cap_cents: 50000, approval_threshold_cents: 10000 }),
     });
     const [row] = await t.app.get(DataSource).query(`SELECT key_digest, key_lookup FROM agents WHERE id = $1`, [agent.id]);
     expect(row.key_digest).toMatch(/^sha256:[0-9a-f]{64}$/);
@@ -66,6 +66,13 @@ describe('agents and their keys', () => {
 
     const [event] = await t.app.get(DataSource).query(`SELECT snapshot FROM audit_events WHERE subject_id = $1`, [agent.id]);
     expect(JSON.stringify(event.snapshot)).not.toContain(agent.api_key);
+  });
+
+  it('skips the starter policy on request, and the agent then has no policy at all', async () => {
+    const res = await http().post(base).set(bearer(admin)).send({ name: 'bare', skip_starter_policy: true }).expect(201);
+    expect(res.body.data.starter_policy).toBeNull();
+    const [{ n }] = await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM policies WHERE agent_id = $1`, [res.body.data.id]);
+    expect(n).toBe(0);
   });
 
   it('defaults to a test agent with no scopes and no ceiling', async () => {

@@ -2,6 +2,7 @@ import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, JWK, SignJWT } from 'jose';
 import Provider from 'oidc-provider';
+import { memoryAdapter } from '../src/dev-identity/memory-adapter';
 
 /** Audience the control service is configured to expect in these tests. */
 export const TEST_AUDIENCE = 'https://control.bursar.test';
@@ -21,42 +22,6 @@ export interface TestIdentityProvider {
 }
 
 const CLIENT_SECRET = 'test-client-secret-with-enough-length';
-
-/**
- * Storage for the provider's artifacts, one map per provider. Supplying it (rather than relying on
- * the library's built-in one) keeps the provider from warning on every test run.
- */
-function mapAdapter() {
-  const rows = new Map<string, Record<string, unknown>>();
-  return class MapAdapter {
-    constructor(private readonly model: string) {}
-    private key(id: string) {
-      return `${this.model}:${id}`;
-    }
-    async upsert(id: string, payload: Record<string, unknown>) {
-      rows.set(this.key(id), payload);
-    }
-    async find(id: string) {
-      return rows.get(this.key(id));
-    }
-    async findByUid(uid: string) {
-      return [...rows.values()].find((row) => row.uid === uid);
-    }
-    async findByUserCode(userCode: string) {
-      return [...rows.values()].find((row) => row.userCode === userCode);
-    }
-    async consume(id: string) {
-      const row = rows.get(this.key(id));
-      if (row) row.consumed = Math.floor(Date.now() / 1000);
-    }
-    async destroy(id: string) {
-      rows.delete(this.key(id));
-    }
-    async revokeByGrantId(grantId: string) {
-      for (const [key, row] of rows) if (row.grantId === grantId) rows.delete(key);
-    }
-  };
-}
 
 async function listen(server: Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -78,7 +43,7 @@ export async function startTestIdentityProvider(subjects: string[]): Promise<Tes
       redirect_uris: [],
       response_types: [],
     })),
-    adapter: mapAdapter(),
+    adapter: memoryAdapter(),
     jwks: { keys: [signingJwk] },
     ttl: { ClientCredentials: 600 },
     features: {

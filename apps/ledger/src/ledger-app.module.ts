@@ -2,10 +2,24 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
 import { ServiceKitModule } from '@bursar/service-kit';
+import { Pagination } from './common/pagination';
 import { LedgerSettings } from './config/ledger.settings';
 import { ledgerDataSourceOptions } from './database/ledger-database';
+import { AccountTemplatesModule } from './account-templates/account-templates.module';
+import { AccountsModule } from './accounts/accounts.module';
+import { BalancesModule } from './balances/balances.module';
+import { PeriodsModule } from './periods/periods.module';
+import { PostingsModule } from './postings/postings.module';
+import { ReportsModule } from './reports/reports.module';
+import { TransactionsModule } from './transactions/transactions.module';
+import { EventsModule } from './events/events.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
+import { IdempotencyModule } from './idempotency/idempotency.module';
+import { LedgersModule } from './ledgers/ledgers.module';
+import { MetaModule } from './meta/meta.module';
 import { OauthModule } from './oauth/oauth.module';
 import { OrganizationsModule } from './organizations/organizations.module';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
 
 @Module({})
 export class LedgerAppModule {
@@ -17,11 +31,24 @@ export class LedgerAppModule {
       imports: [
         ServiceKitModule.forRoot({ serviceName: 'ledger', logger, redisUrl: settings.REDIS_URL }),
         TypeOrmModule.forRoot({ ...ledgerDataSourceOptions(settings.LEDGER_DATABASE_URL), retryAttempts: 0 }),
+        EventsModule,
+        WebhooksModule,
+        AccountTemplatesModule,
+        AccountsModule,
+        BalancesModule,
+        TransactionsModule,
+        PostingsModule,
+        PeriodsModule,
+        ReportsModule,
+        IdempotencyModule,
+        LedgersModule,
+        MetaModule,
         OauthModule,
         OrganizationsModule,
+        RateLimitModule,
       ],
-      providers: [{ provide: LedgerSettings, useValue: settings }],
-      exports: [LedgerSettings],
+      providers: [{ provide: LedgerSettings, useValue: settings }, Pagination],
+      exports: [LedgerSettings, Pagination],
     };
   }
 }

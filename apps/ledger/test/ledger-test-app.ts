@@ -5,6 +5,11 @@ import { createLedgerApp } from '../src/ledger.app';
 
 export type LedgerTestApp = ServiceTestApp<LedgerSettings>;
 
+/**
+ * Budgets high enough that no suite trips them by accident; rate-limits.e2e-spec sets its own.
+ */
+const UNTHROTTLED = { LEDGER_RATE_LIMIT_READS_PER_SECOND: '100000', LEDGER_RATE_LIMIT_WRITES_PER_SECOND: '100000' };
+
 /** The real ledger app on its own fresh, migrated database, initialised but not listening. */
 export function startLedgerTestApp(label: string, env: Record<string, string> = {}): Promise<LedgerTestApp> {
   return startServiceTestApp({
@@ -14,6 +19,6 @@ export function startLedgerTestApp(label: string, env: Record<string, string> = 
     dataSource: (s) => ledgerDataSourceOptions(s.LEDGER_DATABASE_URL),
     create: createLedgerApp,
     label,
-    env,
+    env: { ...UNTHROTTLED, ...env },
   });
 }

@@ -140,4 +140,13 @@ describe('OAuth token endpoint and metadata', () => {
       .expect(422);
     expect(res.body.error).toBe('invalid_request');
   });
+
+  it.each([
+    ['malformed JSON', 'json', '{"grant_type":'],
+    ['an oversized form', 'form', `grant_type=client_credentials&pad=${'x'.repeat(2_000_000)}`],
+  ])('answers %s with an RFC 6749 invalid_request body, not the ledger envelope', async (_, type, body) => {
+    const res = await request(t.app.getHttpServer()).post('/oauth/token').type(type).send(body).expect(422);
+    expect(res.body).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
 });

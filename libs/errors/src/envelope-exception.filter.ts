@@ -22,7 +22,9 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     const req = ctx.getRequest<Request>();
     const res = ctx.getResponse<Response>();
     const normalized = normalizeError(exception);
-    if (normalized.kind === 'internal') {
+    if (normalized.kind === 'unavailable') {
+      this.logger.warn({ err: normalized.cause, request_id: req.id }, 'dependency unavailable; answered 503');
+    } else if (normalized.kind === 'internal') {
       this.logger.error({ err: normalized.cause, request_id: req.id }, 'unhandled exception');
     }
     const { status, body, headers } = this.renderer.render(normalized, req);

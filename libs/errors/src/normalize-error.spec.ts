@@ -1,7 +1,7 @@
 import { BadRequestException, NotFoundException, UnauthorizedException } from '@nestjs/common';
 import { ApiError } from './api-error';
 import { ErrorCatalog, mergeCatalogs } from './error-catalog';
-import { normalizeError, ValidationFailed } from './normalize-error';
+import { isUnavailableError, normalizeError, ValidationFailed } from './normalize-error';
 
 const catalog = new ErrorCatalog({
   budget_ceiling: { status: 422, message: 'Budget exceeds the ceiling' },
@@ -68,5 +68,25 @@ describe('normalizeError', () => {
     const n = normalizeError(boom);
     expect(n).toMatchObject({ status: 500, code: null, kind: 'internal', message: 'Internal server error' });
     expect(n.cause).toBe(boom);
+  });
+
+  it.each([
+    ['a pg pool acquisition timeout', new Error('timeout exceeded when trying to connect')],
+    ['a refused connection', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
+    ['Node 20 AggregateError of refused addresses', new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })], '')],
+    ['a dropped connection', new Error('Connection terminated unexpectedly')],
+    ['TypeORM wrapping a server shutdown', Object.assign(new Error('query failed'), { driverError: { code: '57P01', message: 'terminating connection' } })],
+    ['too many connections', Object.assign(new Error('sorry, too many clients already'), { code: '53300' })],
+  ])('answers %s with 503 and Retry-After, not 500', (_, cause) => {
+    const n = normalizeError(cause);
+    expect(n).toMatchObject({ status: 503, code: null, kind: 'unavailable', headers: { 'Retry-After': '1' } });
+    expect(n.message).not.toContain('5432');
+    expect(n.cause).toBe(cause);
+  });
+
+  it('keeps ordinary database errors (constraint violations) internal', () => {
+    const unique = Object.assign(new Error('duplicate key'), { driverError: { code: '23505' } });
+    expect(normalizeError(unique)).toMatchObject({ status: 500, kind: 'internal' });
+    expect(isUnavailableError(null)).toBe(false);
   });
 });

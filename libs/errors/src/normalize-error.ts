@@ -7,7 +7,7 @@ export interface NormalizedError extends ApiErrorExtras {
   code: string | null;
   message: string;
   /** Why it failed when no code says so: lets a renderer choose its own code for a plain status. */
-  kind: 'coded' | 'validation' | 'malformed_body' | 'route_not_found' | 'http' | 'internal';
+  kind: 'coded' | 'validation' | 'malformed_body' | 'route_not_found' | 'http' | 'unavailable' | 'internal';
   /** The original exception when it was unexpected, for logging only. */
   cause?: unknown;
 }
@@ -22,6 +22,37 @@ function bodyParserError(e: unknown): { status: number; type: string } | undefin
   if (typeof e !== 'object' || e === null) return undefined;
   const { status, type } = e as { status?: unknown; type?: unknown };
   return typeof status === 'number' && typeof type === 'string' ? { status, type } : undefined;
+}
+
+/** Seconds a client is told to wait when a dependency is briefly out. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
+
+/** Postgres SQLSTATEs meaning "cannot serve now": shutdown, not accepting connections, too many. */
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+/** pg-pool's acquisition timeout and pg's dropped-connection messages carry no code. */
+const UNAVAILABLE_MESSAGE = /timeout exceeded when trying to connect|Connection terminated/i;
+
+/**
+ * True when the failure is the database (or another dependency) being unreachable or overloaded,
+ * not a bug: the request may succeed if retried. Looks through TypeORM's `driverError`, `cause`
+ * and AggregateError's `errors` (Node reports each address it tried).
+ */
+export function isUnavailableError(e: unknown, depth = 0): boolean {
+  if (typeof e !== 'object' || e === null || depth > 3) return false;
+  const { code, message, driverError, cause, errors } = e as {
+    code?: unknown;
+    message?: unknown;
+    driverError?: unknown;
+    cause?: unknown;
+    errors?: unknown;
+  };
+  if (typeof code === 'string' && (UNAVAILABLE_SOCKET_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || /^08/.test(code))) {
+    return true;
+  }
+  if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
+  const nested = [driverError, cause, ...(Array.isArray(errors) ? errors : [])];
+  return nested.some((n) => n !== e && isUnavailableError(n, depth + 1));
 }
 
 export function normalizeError(exception: unknown): NormalizedError {
@@ -51,6 +82,16 @@ export function normalizeError(exception: unknown): NormalizedError {
     // Nest raises NotFoundException("Cannot GET /x") when no route matches.
     const kind = status === 404 && /^Cannot [A-Z]+ /.test(message) ? 'route_not_found' : 'http';
     return { status, code: null, message: kind === 'route_not_found' ? 'No such route' : message, kind };
+  }
+  if (isUnavailableError(exception)) {
+    return {
+      status: 503,
+      code: null,
+      message: 'The service is briefly unavailable; retry shortly',
+      kind: 'unavailable',
+      headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+      cause: exception,
+    };
   }
   return { status: 500, code: null, message: 'Internal server error', kind: 'internal', cause: exception };
 }

@@ -10,3 +10,4 @@ export * from './database/typeorm-options';
 export * from './http/create-http-app';
 export * from './http/run-service';
 export * from './service-kit.module';
+export * from './rate-limit/redis-rate-limiter';

@@ -1,3 +1,5 @@
 export * from './test-database';
 export * from './private-redis';
 export * from './service-test-app';
+export * from './webhook-receiver';
+export * from './app-process';

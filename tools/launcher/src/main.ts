@@ -46,10 +46,16 @@ async function secretKeys(): Promise<Record<string, string>> {
       changed = true;
     }
   }
+  // base64url: it travels inside HTTP Basic credentials, where '+' would decode as a space.
+  if (!/^[A-Za-z0-9_-]{16,}$/.test(stored.DEV_IDENTITY_SECRET ?? '')) {
+    stored.DEV_IDENTITY_SECRET = randomBytes(24).toString('base64url');
+    changed = true;
+  }
   if (changed) await writeFile(file, JSON.stringify(stored, null, 2), { mode: 0o600 });
   return {
     CONTROL_SECRET_KEY: env.CONTROL_SECRET_KEY ?? stored.CONTROL_SECRET_KEY,
     LEDGER_SECRET_KEY: env.LEDGER_SECRET_KEY ?? stored.LEDGER_SECRET_KEY,
+    DEV_IDENTITY_SECRET: env.DEV_IDENTITY_SECRET ?? stored.DEV_IDENTITY_SECRET,
   };
 }
 
@@ -121,9 +127,9 @@ function migrate(script: string, childEnv: NodeJS.ProcessEnv, name: string): Pro
   });
 }
 
-async function waitHealthy(port: number, name: string): Promise<void> {
+async function waitHealthy(port: number, name: string, path = '/healthz'): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+    const ok = await fetch(`http://127.0.0.1:${port}${path}`).then(
       (r) => r.ok,
       () => false,
     );
@@ -131,6 +137,25 @@ async function waitHealthy(port: number, name: string): Promise<void> {
     await new Promise((r) => setTimeout(r, 150));
   }
   throw new Error(`${name} did not become healthy on port ${port}`);
+}
+
+/**
+ * With no IDENTITY_ISSUER configured, runs the development identity provider (a real OIDC provider
+ * on loopback) and points the control service at it. Returns the issuer, or undefined when an
+ * external provider is configured.
+ */
+async function devIdentity(childEnv: NodeJS.ProcessEnv): Promise<string | undefined> {
+  if (env.IDENTITY_ISSUER) {
+    say(`identity tokens: trusting ${env.IDENTITY_ISSUER}`);
+    return undefined;
+  }
+  const port = Number(env.DEV_IDENTITY_PORT ?? 3009);
+  const issuer = `http://127.0.0.1:${port}`;
+  const audience = env.IDENTITY_AUDIENCE ?? 'urn:bursar:control';
+  Object.assign(childEnv, { IDENTITY_ISSUER: issuer, IDENTITY_AUDIENCE: audience, DEV_IDENTITY_PORT: String(port), DEV_IDENTITY_AUDIENCE: audience });
+  run('apps/control/src/dev-identity/main.js', childEnv, 'dev-identity');
+  await waitHealthy(port, 'dev-identity', '/.well-known/openid-configuration');
+  return issuer;
 }
 
 let stopping = false;
@@ -176,6 +201,7 @@ async function main(): Promise<void> {
     COSIGN_ISSUER: env.COSIGN_ISSUER ?? `http://localhost:${services[0].port}`,
   };
 
+  const devIssuer = await devIdentity(childEnv);
   for (const s of services.filter((x) => x.migrate)) await migrate(`${s.entry}/migrate.js`, childEnv, s.name);
   for (const s of services) run(`${s.entry}/main.js`, childEnv, s.name);
   await Promise.all(services.map((s) => waitHealthy(s.port, s.name)));
@@ -191,6 +217,15 @@ async function main(): Promise<void> {
     say(`  client_secret ${client.client_secret}`);
   } else {
     say('ledger clients: pnpm ledger:admin create-organization | create-ledger | create-client (see README)');
+  }
+  if (devIssuer) {
+    say(`development identity provider ${devIssuer} (set IDENTITY_ISSUER to use your own). A token for any person:`);
+    say(
+      `  curl -s -u 'you@example.com:${childEnv.DEV_IDENTITY_SECRET}' -d grant_type=client_credentials -d scope=control ${devIssuer}/token | jq -r .access_token`,
+    );
+    say(
+      `  then: curl -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json' -d '{"name":"Acme"}' http://localhost:${services[0].port}/control/v1/workspaces`,
+    );
   }
   say('Ctrl-C stops everything.');
 }

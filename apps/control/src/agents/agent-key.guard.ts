@@ -1,7 +1,8 @@
 import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { verifySecret } from '@bursar/crypto';
 import { bearerToken } from '../common/bearer-token';
+import { ControlRateLimiter } from '../common/control-rate-limiter';
 import { Agent } from './agent.entity';
 import { agentKeyLookup } from './agent-key';
 import { AgentKeyErrors } from './agent-key.errors';
@@ -9,10 +10,13 @@ import { AgentsRepository } from './agents.repository';
 
 type AgentRequest = Request & { agent?: Agent };
 
-/** Admits requests carrying the key of an active agent; identity tokens never pass. */
+/** Admits requests carrying the key of an active agent, within its rate limit; identity tokens never pass. */
 @Injectable()
 export class AgentKeyGuard implements CanActivate {
-  constructor(private readonly agents: AgentsRepository) {}
+  constructor(
+    private readonly agents: AgentsRepository,
+    private readonly rateLimiter: ControlRateLimiter,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<AgentRequest>();
@@ -23,6 +27,8 @@ export class AgentKeyGuard implements CanActivate {
     if (!agent || !verifySecret(key, agent.key_digest) || agent.status !== 'active') {
       throw AgentKeyErrors.error('invalid_runtime_key');
     }
+    await this.rateLimiter.agent(agent.id, context.switchToHttp().getResponse<Response>());
+    await this.agents.touch(agent.workspace_id, agent.id);
     req.agent = agent;
     return true;
   }

@@ -1,9 +1,12 @@
-import { Body, Controller, Get, Param, ParseUUIDPipe, Patch, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Param, ParseUUIDPipe, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiData, ApiPage } from '../common/openapi-responses';
+import { ListQueryDto } from '../common/pagination';
 import { TraceId } from '../common/trace-id.decorator';
 import { IdentityGuard } from '../identity/identity.guard';
 import { CurrentWorkspace, RequireCapability, WorkspaceAccessGuard } from '../workspaces/workspace-access.guard';
 import type { WorkspaceAccess } from '../workspaces/workspaces.repository';
+import { AgentSchema, CreatedAgentSchema } from './agent.schema';
 import { AgentsService, presentAgent } from './agents.service';
 import { CreateAgentDto } from './dto/create-agent.dto';
 import { UpdateAgentDto } from './dto/update-agent.dto';
@@ -17,31 +20,35 @@ export class AgentsController {
 
   @Post()
   @RequireCapability('manage_policy')
-  async create(@CurrentWorkspace() { workspace }: WorkspaceAccess, @Body() dto: CreateAgentDto, @TraceId() traceId: string) {
-    const { agent, apiKey } = await this.agents.create(workspace.id, dto, traceId);
-    return { data: { ...presentAgent(agent), api_key: apiKey, starter_policy: null } };
+  @ApiData(CreatedAgentSchema, 201)
+  async create(@CurrentWorkspace() { workspace, membership }: WorkspaceAccess, @Body() dto: CreateAgentDto, @TraceId() traceId: string) {
+    const { agent, apiKey, starterPolicy } = await this.agents.create(workspace.id, dto, membership.user_sub, traceId);
+    return { data: { ...presentAgent(agent), api_key: apiKey, starter_policy: starterPolicy } };
   }
 
   @Get()
   @RequireCapability('read')
-  async list(@CurrentWorkspace() { workspace }: WorkspaceAccess) {
-    return { data: (await this.agents.list(workspace.id)).map(presentAgent) };
+  @ApiPage(AgentSchema)
+  list(@CurrentWorkspace() { workspace }: WorkspaceAccess, @Query() query: ListQueryDto) {
+    return this.agents.list(workspace.id, query);
   }
 
   @Get(':id')
   @RequireCapability('read')
+  @ApiData(AgentSchema)
   async get(@CurrentWorkspace() { workspace }: WorkspaceAccess, @Param('id', ParseUUIDPipe) id: string) {
     return { data: presentAgent(await this.agents.get(workspace.id, id)) };
   }
 
   @Patch(':id')
   @RequireCapability('manage_policy')
+  @ApiData(AgentSchema)
   async update(
-    @CurrentWorkspace() { workspace }: WorkspaceAccess,
+    @CurrentWorkspace() { workspace, membership }: WorkspaceAccess,
     @Param('id', ParseUUIDPipe) id: string,
     @Body() dto: UpdateAgentDto,
     @TraceId() traceId: string,
   ) {
-    return { data: presentAgent(await this.agents.update(workspace.id, id, dto, traceId)) };
+    return { data: presentAgent(await this.agents.update(workspace.id, id, dto, membership.user_sub, traceId)) };
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { ListQueryDto, Page, paginate } from '../common/pagination';
 import { Agent } from './agent.entity';
 
 export type AgentFields = Pick<Agent, 'name' | 'status' | 'mode' | 'scopes' | 'max_budget_cents'> & {
@@ -18,11 +19,9 @@ export class AgentsRepository {
     return (await this.find(workspaceId, saved.id, em)) as Agent;
   }
 
-  list(workspaceId: string): Promise<Agent[]> {
-    return this.dataSource.getRepository(Agent).find({
-      where: { workspace_id: workspaceId },
-      order: { created_at: 'DESC', id: 'DESC' },
-    });
+  list(workspaceId: string, page: ListQueryDto): Promise<Page<Agent>> {
+    const qb = this.dataSource.getRepository(Agent).createQueryBuilder('a').where('a.workspace_id = :workspaceId', { workspaceId });
+    return paginate(qb, 'agents', workspaceId, page);
   }
 
   find(workspaceId: string, id: string, em: EntityManager = this.dataSource.manager): Promise<Agent | null> {
@@ -50,5 +49,14 @@ export class AgentsRepository {
       .addSelect('a.key_digest')
       .where('a.key_lookup = :keyLookup', { keyLookup })
       .getOne();
+  }
+
+  /** Records a key's use; at most once a minute per agent, so busy agents do not write on every call. */
+  async touch(workspaceId: string, id: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE agents SET last_used_at = now()
+        WHERE id = $2 AND workspace_id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+      [workspaceId, id],
+    );
   }
 }

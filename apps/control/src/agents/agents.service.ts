@@ -1,12 +1,15 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { AuditRepository } from '../audit/audit.repository';
+import { personActor } from '../audit/audit-subjects';
+import { AuditService } from '../audit/audit.service';
 import { notFound, unprocessable } from '../common/control-errors';
+import { ListQueryDto, mapPage } from '../common/pagination';
 import { Agent } from './agent.entity';
 import { issueAgentKey } from './agent-key';
 import { AgentsRepository } from './agents.repository';
 import { CreateAgentDto } from './dto/create-agent.dto';
 import { UpdateAgentDto } from './dto/update-agent.dto';
+import { STARTER_POLICY_WRITER, StarterPolicyWriter } from './starter-policy';
 
 /** An agent as every response shows it: never the key, nor its digest. */
 export function presentAgent(agent: Agent) {
@@ -29,11 +32,20 @@ export class AgentsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly agents: AgentsRepository,
-    private readonly audit: AuditRepository,
+    private readonly audit: AuditService,
+    @Optional() @Inject(STARTER_POLICY_WRITER) private readonly starterPolicies?: StarterPolicyWriter,
   ) {}
 
-  /** Creates the agent and returns its key, which exists nowhere else from here on. */
-  create(workspaceId: string, dto: CreateAgentDto, traceId: string): Promise<{ agent: Agent; apiKey: string }> {
+  /**
+   * Creates the agent, under the starter policy unless told to skip it, and returns its key, which
+   * exists nowhere else from here on.
+   */
+  create(
+    workspaceId: string,
+    dto: CreateAgentDto,
+    actorSub: string,
+    traceId: string,
+  ): Promise<{ agent: Agent; apiKey: string; starterPolicy: object | null }> {
     const key = issueAgentKey(dto.mode);
     return this.dataSource.transaction(async (em) => {
       const agent = await this.agents.insert(em, workspaceId, {
@@ -46,13 +58,17 @@ export class AgentsService {
         key_digest: key.digest,
         api_key_prefix: key.prefix,
       });
-      await this.record(em, agent, 'agent.created', traceId);
-      return { agent, apiKey: key.key };
+      await this.record(em, agent, 'agent.created', actorSub, traceId);
+      const starterPolicy =
+        dto.skip_starter_policy || !this.starterPolicies
+          ? null
+          : await this.starterPolicies.createStarter(em, workspaceId, agent.id, actorSub, traceId);
+      return { agent, apiKey: key.key, starterPolicy };
     });
   }
 
-  list(workspaceId: string): Promise<Agent[]> {
-    return this.agents.list(workspaceId);
+  async list(workspaceId: string, page: ListQueryDto) {
+    return mapPage(await this.agents.list(workspaceId, page), presentAgent);
   }
 
   async get(workspaceId: string, id: string): Promise<Agent> {
@@ -60,7 +76,7 @@ export class AgentsService {
   }
 
   /** Renames, rescopes, re-ceilings, suspends, reactivates or revokes; revocation is final. */
-  update(workspaceId: string, id: string, dto: UpdateAgentDto, traceId: string): Promise<Agent> {
+  update(workspaceId: string, id: string, dto: UpdateAgentDto, actorSub: string, traceId: string): Promise<Agent> {
     return this.dataSource.transaction(async (em) => {
       const current = await this.agents.findForUpdate(em, workspaceId, id);
       if (!current) throw notFound('agent');
@@ -74,18 +90,19 @@ export class AgentsService {
         ...(dto.max_budget_cents !== undefined && { max_budget_cents: dto.max_budget_cents }),
       });
       const action = agent.status !== current.status && agent.status !== 'active' ? `agent.${agent.status}` : 'agent.updated';
-      await this.record(em, agent, action, traceId);
+      await this.record(em, agent, action, actorSub, traceId);
       return agent;
     });
   }
 
-  private record(em: EntityManager, agent: Agent, action: string, traceId: string): Promise<void> {
+  private record(em: EntityManager, agent: Agent, action: string, actorSub: string, traceId: string): Promise<void> {
     return this.audit.append(em, agent.workspace_id, {
       subject_type: 'Agent',
       subject_id: agent.id,
       action,
       trace_id: traceId,
       snapshot: presentAgent(agent),
+      actor: personActor(actorSub),
     });
   }
 }

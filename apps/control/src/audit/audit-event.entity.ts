@@ -1,3 +1,4 @@
+import type { AuditActor } from './audit-subjects';
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 @Entity('audit_events')
@@ -22,6 +23,12 @@ export class AuditEvent {
 
   @Column('jsonb')
   snapshot: object;
+
+  @Column('text', { nullable: true })
+  actor_type: AuditActor['type'] | null;
+
+  @Column('text', { nullable: true })
+  actor_id: string | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   created_at: Date;

@@ -2,6 +2,8 @@ import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, UseGuards 
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Agent } from '../agents/agent.entity';
 import { AgentKeyGuard, CurrentAgent } from '../agents/agent-key.guard';
+import { ApiData } from '../common/openapi-responses';
+import { BudgetSchema } from './budget.schema';
 import { TraceId } from '../common/trace-id.decorator';
 import { BudgetsService, presentBudget } from './budgets.service';
 import { OpenBudgetDto } from './dto/open-budget.dto';
@@ -15,17 +17,20 @@ export class AgentBudgetsController {
   constructor(private readonly budgets: BudgetsService) {}
 
   @Post()
+  @ApiData(BudgetSchema, 201)
   async open(@CurrentAgent() agent: Agent, @Body() dto: OpenBudgetDto, @TraceId() traceId: string) {
     return { data: presentBudget(await this.budgets.open(agent, dto, traceId)) };
   }
 
   @Get(':id')
+  @ApiData(BudgetSchema)
   async get(@CurrentAgent() agent: Agent, @Param('id', ParseUUIDPipe) id: string) {
     return { data: presentBudget(await this.budgets.get(agent, id)) };
   }
 
   @Post(':id/close')
   @HttpCode(200)
+  @ApiData(BudgetSchema)
   async close(@CurrentAgent() agent: Agent, @Param('id', ParseUUIDPipe) id: string, @TraceId() traceId: string) {
     return { data: presentBudget(await this.budgets.close(agent, id, traceId)) };
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { parseCents } from '../common/cents.transformer';
+import { ListQueryDto, Page, paginate } from '../common/pagination';
 import { Budget } from './budget.entity';
 
 /** Budgets are reached through their agent: every method takes the workspace and the agent. */
@@ -22,6 +23,17 @@ export class BudgetsRepository {
 
   find(workspaceId: string, agentId: string, id: string, em: EntityManager = this.dataSource.manager): Promise<Budget | null> {
     return em.findOneBy(Budget, { workspace_id: workspaceId, agent_id: agentId, id });
+  }
+
+  /** Any budget of the workspace, for people reading it through the workspace routes. */
+  findInWorkspace(workspaceId: string, id: string): Promise<Budget | null> {
+    return this.dataSource.getRepository(Budget).findOneBy({ workspace_id: workspaceId, id });
+  }
+
+  list(workspaceId: string, filter: { agent_id?: string }, page: ListQueryDto): Promise<Page<Budget>> {
+    const qb = this.dataSource.getRepository(Budget).createQueryBuilder('b').where('b.workspace_id = :workspaceId', { workspaceId });
+    if (filter.agent_id) qb.andWhere('b.agent_id = :agentId', { agentId: filter.agent_id });
+    return paginate(qb, 'budgets', workspaceId, page);
   }
 
   /**

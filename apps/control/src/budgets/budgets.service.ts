@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Agent } from '../agents/agent.entity';
-import { AuditRepository } from '../audit/audit.repository';
+import { AuditService } from '../audit/audit.service';
 import { notFound, unprocessable } from '../common/control-errors';
+import { ListQueryDto, mapPage } from '../common/pagination';
 import { Budget } from './budget.entity';
 import { BudgetErrors } from './budget.errors';
 import { BudgetsRepository } from './budgets.repository';
@@ -34,7 +35,7 @@ export class BudgetsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly budgets: BudgetsRepository,
-    private readonly audit: AuditRepository,
+    private readonly audit: AuditService,
   ) {}
 
   /** Opens a budget for the agent; a child takes its whole amount from the parent's headroom up front. */
@@ -67,6 +68,14 @@ export class BudgetsService {
 
   async get(agent: Agent, id: string, what = 'budget'): Promise<Budget> {
     return (await this.budgets.find(agent.workspace_id, agent.id, id)) ?? Promise.reject(notFound(what));
+  }
+
+  async list(workspaceId: string, filter: { agent_id?: string }, page: ListQueryDto) {
+    return mapPage(await this.budgets.list(workspaceId, filter, page), presentBudget);
+  }
+
+  async getInWorkspace(workspaceId: string, id: string): Promise<Budget> {
+    return (await this.budgets.findInWorkspace(workspaceId, id)) ?? Promise.reject(notFound('budget'));
   }
 
   /** Closes the budget and hands its unspent headroom back to the parent; closing twice changes nothing. */

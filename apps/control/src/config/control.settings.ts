@@ -1,8 +1,9 @@
-import { IsOptional, IsString } from 'class-validator';
-import { CommonSettings, IsAes256Key, IsHttpUrl, IsPort, IsPostgresUrl } from '@bursar/service-kit';
+import { IsInt, IsOptional, IsString, Min } from 'class-validator';
+import { IsAes256Key, IsHttpUrl, IsPort, IsPostgresUrl, ToInt } from '@bursar/service-kit';
+import { WebhookServiceSettings } from '@bursar/queue';
 
 /** Environment of the control service, validated once at boot. */
-export class ControlSettings extends CommonSettings {
+export class ControlSettings extends WebhookServiceSettings {
   @IsPort()
   CONTROL_PORT = 3000;
 
@@ -32,4 +33,40 @@ export class ControlSettings extends CommonSettings {
   @IsOptional()
   @IsHttpUrl()
   IDENTITY_JWKS_URL?: string;
+
+  /**
+   * Base URL of the identity provider's password sign-in API (WorkOS user-management shaped:
+   * POST <url>/user_management/authenticate). The /v1/auth routes answer 503 while unset.
+   */
+  @IsOptional()
+  @IsHttpUrl()
+  IDENTITY_SIGNIN_URL?: string;
+
+  /** Client id the sign-in API knows this service by. */
+  @IsOptional()
+  @IsString()
+  IDENTITY_SIGNIN_CLIENT_ID?: string;
+
+  /** Secret (API key) for the sign-in API. */
+  @IsOptional()
+  @IsString()
+  IDENTITY_SIGNIN_API_KEY?: string;
+
+  /** How often unused spend tokens past their expiry are marked expired (audit + webhook). */
+  @ToInt()
+  @IsInt()
+  @Min(100)
+  SPEND_TOKEN_SWEEP_INTERVAL_MS = 30_000;
+
+  /** Requests per minute one agent key may make on /control/v1/agent/*. */
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  AGENT_RATE_LIMIT_PER_MINUTE = 1200;
+
+  /** Requests per minute one person (identity) may make on the workspace and invitation routes. */
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  WORKSPACE_RATE_LIMIT_PER_MINUTE = 300;
 }

@@ -3,6 +3,12 @@ import { typeOrmOptions } from '@bursar/service-kit';
 import { Agent } from '../agents/agent.entity';
 import { AuditEvent } from '../audit/audit-event.entity';
 import { Budget } from '../budgets/budget.entity';
+import { CosignKey } from '../cosign/cosign-key.entity';
+import { Intent } from '../decisions/intent.entity';
+import { Policy } from '../policies/policy.entity';
+import { PolicyModule } from '../policy-modules/policy-module.entity';
+import { SpendToken } from '../spend-tokens/spend-token.entity';
+import { WorkspaceInvitation } from '../invitations/invitation.entity';
 import { WorkspaceMembership } from '../workspaces/membership.entity';
 import { Workspace } from '../workspaces/workspace.entity';
 import { controlMigrations } from './migrations';
@@ -17,7 +23,7 @@ export function controlDataSourceOptions(url: string): DataSourceOptions {
   const options = typeOrmOptions({
     url,
     applicationName: 'bursar-control',
-    entities: [Workspace, WorkspaceMembership, Agent, Budget, AuditEvent],
+    entities: [Workspace, WorkspaceMembership, Agent, Budget, AuditEvent, SpendToken, WorkspaceInvitation, Policy, PolicyModule, Intent, CosignKey],
     migrations: controlMigrations,
   });
   return { ...options, extra: { ...options.extra, connectionTimeoutMillis: CONNECTION_WAIT_MS } } as DataSourceOptions;

@@ -1,16 +1,20 @@
 import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { bearerToken } from '../common/bearer-token';
+import { ControlRateLimiter } from '../common/control-rate-limiter';
 import { AGENT_KEY_PREFIX } from '../agents/agent-key';
 import { IdentityErrors } from './identity.errors';
 import { Identity, IdentityTokenVerifier } from './identity-token.verifier';
 
 type IdentifiedRequest = Request & { identity?: Identity };
 
-/** Admits requests carrying a valid identity token; agent keys never pass, whatever they look like. */
+/** Admits requests carrying a valid identity token, within the person's rate limit; agent keys never pass. */
 @Injectable()
 export class IdentityGuard implements CanActivate {
-  constructor(private readonly verifier: IdentityTokenVerifier) {}
+  constructor(
+    private readonly verifier: IdentityTokenVerifier,
+    private readonly rateLimiter: ControlRateLimiter,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<IdentifiedRequest>();
@@ -18,6 +22,7 @@ export class IdentityGuard implements CanActivate {
     if (!token) throw IdentityErrors.error('identity_token_required');
     if (token.startsWith(AGENT_KEY_PREFIX)) throw IdentityErrors.error('invalid_identity_token');
     req.identity = await this.verifier.verify(token);
+    await this.rateLimiter.person(req.identity.sub, context.switchToHttp().getResponse<Response>());
     return true;
   }
 }

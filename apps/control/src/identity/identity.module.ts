@@ -1,9 +1,12 @@
 import { Module } from '@nestjs/common';
+import { AuthController } from './auth.controller';
 import { IdentityGuard } from './identity.guard';
+import { SignInClient } from './sign-in.client';
 import { IdentityTokenVerifier } from './identity-token.verifier';
 
 @Module({
-  providers: [IdentityTokenVerifier, IdentityGuard],
+  controllers: [AuthController],
+  providers: [IdentityTokenVerifier, IdentityGuard, SignInClient],
   exports: [IdentityTokenVerifier, IdentityGuard],
 })
 export class IdentityModule {}

@@ -11,6 +11,10 @@ export class Workspace {
   @Column('text')
   slug: string;
 
+  /** Set when the workspace is deleted; the row stays because its audit log points at it. */
+  @Column('timestamptz', { nullable: true, select: false })
+  deleted_at: Date | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   created_at: Date;
 

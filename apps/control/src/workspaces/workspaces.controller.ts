@@ -1,9 +1,12 @@
-import { Body, Controller, Get, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiData } from '../common/openapi-responses';
 import { TraceId } from '../common/trace-id.decorator';
 import { CurrentIdentity, IdentityGuard } from '../identity/identity.guard';
 import type { Identity } from '../identity/identity-token.verifier';
+import { WorkspaceSchema } from './workspace.schema';
 import { CreateWorkspaceDto } from './dto/create-workspace.dto';
+import { DeleteWorkspaceDto } from './dto/delete-workspace.dto';
 import { CurrentWorkspace, RequireCapability, WorkspaceAccessGuard } from './workspace-access.guard';
 import type { WorkspaceAccess } from './workspaces.repository';
 import { presentWorkspace, WorkspacesService } from './workspaces.service';
@@ -16,6 +19,7 @@ export class WorkspacesController {
   constructor(private readonly workspaces: WorkspacesService) {}
 
   @Post()
+  @ApiData(WorkspaceSchema, 201)
   async create(@CurrentIdentity() identity: Identity, @Body() dto: CreateWorkspaceDto, @TraceId() traceId: string) {
     return { data: presentWorkspace(await this.workspaces.create(identity, dto, traceId)) };
   }
@@ -28,7 +32,23 @@ export class WorkspacesController {
   @Get(':workspace_slug')
   @UseGuards(WorkspaceAccessGuard)
   @RequireCapability('read')
+  @ApiData(WorkspaceSchema)
   get(@CurrentWorkspace() access: WorkspaceAccess) {
     return { data: presentWorkspace(access) };
+  }
+
+  @Delete(':workspace_slug')
+  @HttpCode(204)
+  @UseGuards(WorkspaceAccessGuard)
+  @RequireCapability('manage_members')
+  async delete(@CurrentWorkspace() access: WorkspaceAccess, @Body() dto: DeleteWorkspaceDto, @TraceId() traceId: string) {
+    await this.workspaces.delete(access, dto.confirm, traceId);
+  }
+
+  @Get(':workspace_slug/export')
+  @UseGuards(WorkspaceAccessGuard)
+  @RequireCapability('manage_members')
+  async export(@CurrentWorkspace() access: WorkspaceAccess) {
+    return { data: await this.workspaces.export(access) };
   }
 }

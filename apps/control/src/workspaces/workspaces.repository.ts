@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { WorkspaceMembership } from './membership.entity';
 import { Workspace } from './workspace.entity';
 import { WorkspaceRole } from './workspace-roles';
@@ -26,8 +26,13 @@ export class WorkspacesRepository {
     return em.save(em.create(WorkspaceMembership, { workspace_id: workspaceId, ...fields }));
   }
 
+  /** A workspace that has not been deleted, by id (for links that carry no slug, like invitations). */
+  findLive(id: string): Promise<Workspace | null> {
+    return this.dataSource.getRepository(Workspace).findOneBy({ id, deleted_at: IsNull() });
+  }
+
   async findAccess(userSub: string, slug: string): Promise<WorkspaceAccess | null> {
-    const workspace = await this.dataSource.getRepository(Workspace).findOneBy({ slug });
+    const workspace = await this.dataSource.getRepository(Workspace).findOneBy({ slug, deleted_at: IsNull() });
     if (!workspace) return null;
     const membership = await this.dataSource
       .getRepository(WorkspaceMembership)
@@ -44,8 +49,34 @@ export class WorkspacesRepository {
       .getRepository(Workspace)
       .createQueryBuilder('w')
       .where('w.id IN (:...ids)', { ids: memberships.map((m) => m.workspace_id) })
+      .andWhere('w.deleted_at IS NULL')
       .getMany();
     const byId = new Map(workspaces.map((w) => [w.id, w]));
-    return memberships.map((membership) => ({ workspace: byId.get(membership.workspace_id) as Workspace, membership }));
+    return memberships
+      .filter((membership) => byId.has(membership.workspace_id))
+      .map((membership) => ({ workspace: byId.get(membership.workspace_id) as Workspace, membership }));
+  }
+
+  /** Locks the workspace row: membership changes queue on it so the last-owner check cannot race. */
+  async lock(em: EntityManager, workspaceId: string): Promise<void> {
+    await em.query(`SELECT id FROM workspaces WHERE id = $1 FOR UPDATE`, [workspaceId]);
+  }
+
+  /**
+   * Marks the workspace deleted, revokes its agents' keys and its open invitations, all in the
+   * caller's transaction. False when it was deleted already.
+   */
+  async softDelete(em: EntityManager, workspaceId: string): Promise<boolean> {
+    const [rows] = (await em.query(
+      `UPDATE workspaces SET deleted_at = now(), updated_at = now() WHERE id = $1 AND deleted_at IS NULL RETURNING id`,
+      [workspaceId],
+    )) as [unknown[], number];
+    if (rows.length !== 1) return false;
+    await em.query(`UPDATE agents SET status = 'revoked', updated_at = now() WHERE workspace_id = $1 AND status <> 'revoked'`, [workspaceId]);
+    await em.query(
+      `UPDATE workspace_invitations SET status = 'revoked', updated_at = now() WHERE workspace_id = $1 AND status = 'open'`,
+      [workspaceId],
+    );
+    return true;
   }
 }

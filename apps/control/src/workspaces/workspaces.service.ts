@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { AuditRepository } from '../audit/audit.repository';
+import { personActor } from '../audit/audit-subjects';
+import { AuditService } from '../audit/audit.service';
 import { notFound, unprocessable } from '../common/control-errors';
 import { isUniqueViolation } from '../common/postgres-errors';
 import type { Identity } from '../identity/identity-token.verifier';
 import { CreateWorkspaceDto } from './dto/create-workspace.dto';
+import { WorkspaceExportRepository } from './workspace-export.repository';
 import { Capability, capabilitiesOf } from './workspace-roles';
 import { WorkspaceErrors } from './workspace.errors';
 import { WorkspaceAccess, WorkspacesRepository } from './workspaces.repository';
@@ -38,7 +40,8 @@ export class WorkspacesService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly workspaces: WorkspacesRepository,
-    private readonly audit: AuditRepository,
+    private readonly audit: AuditService,
+    private readonly exports: WorkspaceExportRepository,
   ) {}
 
   async create(identity: Identity, dto: CreateWorkspaceDto, traceId: string): Promise<WorkspaceAccess> {
@@ -54,6 +57,32 @@ export class WorkspacesService {
 
   listMine(identity: Identity): Promise<WorkspaceAccess[]> {
     return this.workspaces.listAccess(identity.sub);
+  }
+
+  /**
+   * Deletes the workspace once the caller types its slug again: its agents' keys stop working and
+   * open invitations die with it; the rows (and the audit log) stay behind for the record.
+   */
+  delete(access: WorkspaceAccess, confirm: string, traceId: string): Promise<void> {
+    if (confirm !== access.workspace.slug) throw unprocessable(`confirm must equal the workspace slug (${access.workspace.slug})`);
+    return this.dataSource.transaction(async (em) => {
+      if (!(await this.workspaces.softDelete(em, access.workspace.id))) throw notFound('workspace');
+      await this.audit.append(em, access.workspace.id, {
+        subject_type: 'Workspace',
+        subject_id: access.workspace.id,
+        action: 'workspace.deleted',
+        trace_id: traceId,
+        snapshot: access.workspace,
+        actor: personActor(access.membership.user_sub),
+      });
+    });
+  }
+
+  /** Everything the workspace holds, as one document. */
+  async export(access: WorkspaceAccess) {
+    const records = await this.exports.read(access.workspace.id);
+    const counts = Object.fromEntries(Object.entries(records).map(([name, rows]) => [name, rows.length]));
+    return { workspace: presentWorkspace(access), exported_at: new Date(), counts, ...records };
   }
 
   /** The caller's membership of the workspace, refused as 404 outside it and 403 without `capability`. */
@@ -74,7 +103,7 @@ export class WorkspacesService {
         email: identity.email,
         role: 'owner',
       });
-      const trace = { trace_id: traceId };
+      const trace = { trace_id: traceId, actor: personActor(identity.sub) };
       await this.audit.append(em, workspace.id, {
         subject_type: 'Workspace',
         subject_id: workspace.id,

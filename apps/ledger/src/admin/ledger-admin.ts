@@ -1,20 +1,27 @@
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
+import { generateSecretKey } from '@bursar/crypto';
 import { MODES, Mode } from '../common/mode';
+import { Pagination } from '../common/pagination';
 import { LedgersRepository } from '../ledgers/ledgers.repository';
 import { LedgersService } from '../ledgers/ledgers.service';
 import { CLIENT_SECRET_NOTE, presentOauthClient } from '../oauth-clients/oauth-client.presenter';
 import { OauthClientsRepository } from '../oauth-clients/oauth-clients.repository';
 import { OauthClientsService } from '../oauth-clients/oauth-clients.service';
 import { ClientScope, CLIENT_SCOPES, isClientScope } from '../oauth-clients/oauth-scopes';
+import { presentOrganization } from '../organizations/organization.presenter';
 import { OrganizationsRepository } from '../organizations/organizations.repository';
 import { OrganizationsService } from '../organizations/organizations.service';
+import { isPlan, PLANS } from '../organizations/plans';
 
 export const ADMIN_USAGE = [
   'usage: pnpm ledger:admin <command> [options]',
   '  create-organization --name <name>',
   '  create-ledger --organization <id> --name <name> --mode test|live',
   '  create-client --organization <id> --ledger <id> --mode test|live --scopes <a,b> [--name <name>]',
+  '  suspend-organization --organization <id>      (read-only: writes answer 403 tenant_suspended)',
+  '  unsuspend-organization --organization <id>',
+  `  set-plan --organization <id> --plan ${PLANS.join('|')}`,
 ].join('\n');
 
 /** Raised for a bad command line; the entry point prints it with the usage. */
@@ -51,11 +58,14 @@ export async function runLedgerAdmin(argv: string[], dataSource: DataSource): Pr
       ledger: { type: 'string' },
       mode: { type: 'string' },
       scopes: { type: 'string' },
+      plan: { type: 'string' },
     },
   });
   const organizations = new OrganizationsService(new OrganizationsRepository(dataSource));
-  const ledgers = new LedgersService(new LedgersRepository(dataSource));
-  const clients = new OauthClientsService(new OauthClientsRepository(dataSource), ledgers);
+  // The CLI lists nothing, so a throwaway cursor key suffices and it needs no service secret.
+  const pagination = new Pagination({ LEDGER_SECRET_KEY: generateSecretKey() });
+  const ledgers = new LedgersService(new LedgersRepository(dataSource), pagination);
+  const clients = new OauthClientsService(new OauthClientsRepository(dataSource), ledgers, pagination);
 
   switch (positionals[0]) {
     case 'create-organization': {
@@ -81,6 +91,17 @@ export async function runLedgerAdmin(argv: string[], dataSource: DataSource): Pr
         client_secret: secret,
         client_secret_note: CLIENT_SECRET_NOTE,
       };
+    }
+    case 'suspend-organization':
+    case 'unsuspend-organization': {
+      const at = positionals[0] === 'suspend-organization' ? new Date() : null;
+      const organization = await organizations.suspend(required(values, 'organization'), at);
+      return { ...presentOrganization(organization), suspended_at: organization.suspendedAt?.toISOString() ?? null };
+    }
+    case 'set-plan': {
+      const plan = required(values, 'plan');
+      if (!isPlan(plan)) throw new AdminUsageError(`--plan must be one of ${PLANS.join(', ')}`);
+      return presentOrganization(await organizations.changePlan(required(values, 'organization'), plan));
     }
     default:
       throw new AdminUsageError(positionals[0] ? `unknown command ${positionals[0]}` : 'a command is required');

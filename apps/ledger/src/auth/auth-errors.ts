@@ -2,4 +2,6 @@ import { ErrorCatalog } from '@bursar/errors';
 
 export const AuthErrors = new ErrorCatalog({
   insufficient_scope: { status: 403, message: 'The access token lacks the scope this operation needs' },
+  /** Step-up operations (POST /tenants/me/anonymize) need a token issued within five minutes. */
+  fresh_authentication_required: { status: 401, message: 'This operation needs an access token issued within the last five minutes' },
 });

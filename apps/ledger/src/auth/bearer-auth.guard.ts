@@ -1,8 +1,10 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { LedgerErrors } from '../common/ledger-errors';
 import { ClientScope } from '../oauth-clients/oauth-scopes';
+import { OrganizationsService } from '../organizations/organizations.service';
+import { LedgerRateLimits, READ_METHODS } from '../rate-limit/ledger-rate-limits.service';
 import { AccessGrant, AccessTokenService } from './access-token.service';
 import { AuthErrors } from './auth-errors';
 
@@ -30,16 +32,21 @@ export class BearerAuthGuard implements CanActivate {
   constructor(
     private readonly tokens: AccessTokenService,
     private readonly reflector: Reflector,
+    private readonly rateLimits: LedgerRateLimits,
+    private readonly organizations: OrganizationsService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<Request>();
+    const res = context.switchToHttp().getResponse<Response>();
     const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(req.headers.authorization ?? '');
     if (!match) throw unauthorized('Send Authorization: Bearer <access token> from POST /oauth/token', false);
     const grant = await this.tokens.verify(match[1]);
     if (!grant) throw unauthorized('The access token is invalid or expired', true);
     req.grant = grant;
     req.livemode = grant.mode === 'live';
+    // Counted before anything else, so refused and forbidden calls spend budget too.
+    await this.rateLimits.take(grant, req, res);
 
     const needed = this.reflector.get<ClientScope>(REQUIRED_SCOPE, context.getHandler());
     if (!grant.scopes.includes(needed)) {
@@ -49,6 +56,7 @@ export class BearerAuthGuard implements CanActivate {
         headers: { 'WWW-Authenticate': `Bearer ${REALM}, error="insufficient_scope", scope="${needed}"` },
       });
     }
+    await this.organizations.forRequest(grant.organizationId, !READ_METHODS.has(req.method));
     return true;
   }
 }

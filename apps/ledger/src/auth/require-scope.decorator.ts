@@ -11,7 +11,8 @@ export function RequireScope(scope: ClientScope) {
   return applyDecorators(SetMetadata(REQUIRED_SCOPE_KEY, scope), UseGuards(BearerAuthGuard), ApiBearerAuth('oauth2'));
 }
 
-function grantOf(ctx: ExecutionContext): AccessGrant {
+/** The verified grant of a request that passed @RequireScope. */
+export function grantOf(ctx: ExecutionContext): AccessGrant {
   const grant = ctx.switchToHttp().getRequest<Request>().grant;
   // Only reachable when a route forgot @RequireScope: a programming error, not a client's.
   if (!grant) throw new Error('route reads the caller without @RequireScope');

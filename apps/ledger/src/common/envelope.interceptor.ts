@@ -11,6 +11,11 @@ export class ListPage<T> {
     /** Only when the caller asked for it. */
     readonly total?: number,
   ) {}
+
+  /** A list that matches nothing, with `total: 0` when it was asked for. */
+  static empty<T>(query: { include_total?: 'true' | 'false' }): ListPage<T> {
+    return new ListPage<T>([], false, null, query.include_total === 'true' ? 0 : undefined);
+  }
 }
 
 /**

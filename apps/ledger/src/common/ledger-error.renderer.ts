@@ -29,6 +29,8 @@ function codeFor(error: NormalizedError): LedgerCommonCode {
       return 'method_not_allowed';
     case 429:
       return 'rate_limited';
+    case 503:
+      return 'unavailable';
     default:
       return 'internal_error';
   }

@@ -10,3 +10,6 @@ export interface TenantScope {
   organizationId: string;
   mode: Mode;
 }
+
+/** A tenant scope narrowed to the one ledger a request works on. */
+export type LedgerScope = TenantScope & { ledgerId: string };

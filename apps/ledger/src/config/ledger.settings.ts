@@ -1,10 +1,11 @@
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { CommonSettings, IsAes256Key, IsHttpUrl, IsPort, IsPostgresUrl, ToInt } from '@bursar/service-kit';
+import { IsAes256Key, IsHttpUrl, IsPort, IsPostgresUrl, ToInt } from '@bursar/service-kit';
+import { WebhookServiceSettings } from '@bursar/queue';
 
 const TTL_RULE = 'LEDGER_ACCESS_TOKEN_TTL_SECONDS must be an integer from 60 to 86400';
 
-/** Environment of the ledger service, validated once at boot. */
-export class LedgerSettings extends CommonSettings {
+/** Environment of the ledger service, validated once at boot (webhook settings come from the base). */
+export class LedgerSettings extends WebhookServiceSettings {
   @IsPort()
   LEDGER_PORT = 3001;
 
@@ -37,6 +38,27 @@ export class LedgerSettings extends CommonSettings {
   @Min(60, { message: TTL_RULE })
   @Max(86_400, { message: TTL_RULE })
   LEDGER_ACCESS_TOKEN_TTL_SECONDS = 3600;
+
+  /**
+   * How long a completed idempotency key keeps its result for replay, in hours; 0 (the default)
+   * keeps keys forever, as the reference does.
+   */
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  LEDGER_IDEMPOTENCY_RETENTION_HOURS = 0;
+
+  /** Per-client read budget (GET/HEAD) per second. */
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  LEDGER_RATE_LIMIT_READS_PER_SECOND = 100;
+
+  /** Per-client write budget per second. */
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  LEDGER_RATE_LIMIT_WRITES_PER_SECOND = 20;
 
   get publicUrl(): string {
     return (this.LEDGER_PUBLIC_URL ?? `http://localhost:${this.LEDGER_PORT}`).replace(/\/+$/, '');

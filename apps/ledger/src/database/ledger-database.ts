@@ -1,5 +1,6 @@
 import { DataSourceOptions } from 'typeorm';
 import { typeOrmOptions } from '@bursar/service-kit';
+import { BOOKS_ENTITIES } from '../accounts/books-entities';
 import { LedgerEntity } from '../ledgers/ledger.entity';
 import { OauthClientEntity } from '../oauth-clients/oauth-client.entity';
 import { OrganizationEntity } from '../organizations/organization.entity';
@@ -9,7 +10,7 @@ export function ledgerDataSourceOptions(url: string): DataSourceOptions {
   return typeOrmOptions({
     url,
     applicationName: 'bursar-ledger',
-    entities: [OrganizationEntity, LedgerEntity, OauthClientEntity],
+    entities: [OrganizationEntity, LedgerEntity, OauthClientEntity, ...BOOKS_ENTITIES],
     migrations: ledgerMigrations,
   });
 }

@@ -1,12 +1,49 @@
 import { Injectable } from '@nestjs/common';
+import { isUUID } from 'class-validator';
 import { LedgerErrors } from '../common/ledger-errors';
 import { TenantScope } from '../common/mode';
 import { LedgerEntity } from './ledger.entity';
-import { LedgersRepository, NewLedger } from './ledgers.repository';
+import { ListPage } from '../common/envelope.interceptor';
+import { PageRequest, Pagination } from '../common/pagination';
+import { assertPreconditions, Preconditions } from '../common/preconditions';
+import { ledgerValidators } from './ledger.presenter';
+import { LedgerChanges, LedgerFilter, LedgersRepository, NewLedger } from './ledgers.repository';
+
+/** Where a request said which ledger it wants (reference s.1 "Ledger selection"). */
+export interface LedgerChoice {
+  tenant: TenantScope;
+  /** The token's `ledger_id` claim (a pinned client); beats everything else. */
+  claim: string | null;
+  header?: string;
+  /** `ledger_id` query parameter. */
+  param?: string;
+}
 
 @Injectable()
 export class LedgersService {
-  constructor(private readonly ledgers: LedgersRepository) {}
+  constructor(
+    private readonly ledgers: LedgersRepository,
+    private readonly pagination: Pagination,
+  ) {}
+
+  list<U>(
+    scope: TenantScope,
+    filter: LedgerFilter,
+    query: PageRequest,
+    present: (row: LedgerEntity) => U,
+  ): Promise<ListPage<U>> {
+    return this.ledgers.page(scope, filter, this.pagination, query, present);
+  }
+
+  /** Applies `changes` if the caller's preconditions hold against the row as it is now. */
+  async update(scope: TenantScope, id: string, changes: LedgerChanges, pre: Preconditions): Promise<LedgerEntity> {
+    const updated = await this.ledgers.update(scope, id, (current) => {
+      assertPreconditions(pre, ledgerValidators(current));
+      return changes;
+    });
+    if (!updated) throw LedgerErrors.error('not_found', { message: 'No such ledger' });
+    return updated;
+  }
 
   create(scope: TenantScope, ledger: NewLedger): Promise<LedgerEntity> {
     return this.ledgers.insert(scope, ledger);
@@ -17,5 +54,29 @@ export class LedgersService {
     const ledger = await this.ledgers.findById(scope, id);
     if (!ledger) throw LedgerErrors.error('not_found', { message: 'No such ledger', ...(param && { param }) });
     return ledger;
+  }
+
+  /** Resolves a request's ledger in the reference's order: claim, header, parameter, default. */
+  async select(choice: LedgerChoice): Promise<LedgerEntity> {
+    const [id, param] =
+      choice.claim !== null
+        ? [choice.claim, undefined]
+        : choice.header !== undefined
+          ? [choice.header, 'X-Ledger-Id']
+          : [choice.param, 'ledger_id'];
+    if (id === undefined) {
+      const fallback = await this.ledgers.findDefault(choice.tenant);
+      if (!fallback) {
+        throw LedgerErrors.error('not_found', {
+          message: `The organization has no ${choice.tenant.mode}-mode ledger`,
+          hint: 'Create one with POST /ledger/v1/ledgers, or name one with the X-Ledger-Id header',
+        });
+      }
+      return fallback;
+    }
+    if (param && !isUUID(id)) {
+      throw LedgerErrors.error('invalid_request', { message: `${param} must be a ledger id (uuid)`, param });
+    }
+    return this.get(choice.tenant, id, param);
   }
 }

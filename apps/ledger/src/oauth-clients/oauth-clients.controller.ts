@@ -1,15 +1,21 @@
-import { Body, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { RequireScope, Tenant } from '../auth/require-scope.decorator';
 import { LedgerErrors } from '../common/ledger-errors';
 import { LedgerApiController } from '../common/ledger-api-controller.decorator';
 import { ListPage } from '../common/envelope.interceptor';
 import { TenantScope } from '../common/mode';
+import { sendValidators, validatorsOf } from '../common/preconditions';
+import { Idempotent } from '../idempotency/idempotent.decorator';
+import { OrganizationsService } from '../organizations/organizations.service';
 import { CreateOauthClientDto } from './dto/create-oauth-client.dto';
 import { ListOauthClientsQuery } from './dto/list-oauth-clients.query';
 import { RotateSecretQuery } from './dto/rotate-secret.query';
 import { CLIENT_SECRET_NOTE, presentOauthClient } from './oauth-client.presenter';
 import { ClientWithSecret, OauthClientsService } from './oauth-clients.service';
+import { ApiEnveloped } from '../common/api-envelope.decorator';
+import { OauthClientResponse } from './dto/oauth-client.response';
 
 function withSecret({ client, secret }: ClientWithSecret) {
   return { ...presentOauthClient(client), client_secret: secret, client_secret_note: CLIENT_SECRET_NOTE };
@@ -17,31 +23,45 @@ function withSecret({ client, secret }: ClientWithSecret) {
 
 @LedgerApiController('oauth_clients', 'OAuth clients')
 export class OauthClientsController {
-  constructor(private readonly clients: OauthClientsService) {}
+  constructor(
+    private readonly clients: OauthClientsService,
+    private readonly organizations: OrganizationsService,
+  ) {}
 
   @Get()
   @RequireScope('ledger:clients:read')
+  @ApiEnveloped(OauthClientResponse, { list: true })
   @ApiOperation({ summary: "List the organization's clients of the token's mode (one page, never secrets)" })
   async list(@Tenant() tenant: TenantScope, @Query() query: ListOauthClientsQuery) {
     // The other mode's clients are invisible, so asking for them finds none.
-    const clients = query.mode && query.mode !== tenant.mode ? [] : await this.clients.list(tenant);
-    return new ListPage(clients.map(presentOauthClient));
+    if (query.mode && query.mode !== tenant.mode) return ListPage.empty(query);
+    return this.clients.list(tenant, query, presentOauthClient);
   }
 
   @Post()
   @RequireScope('ledger:clients:write')
-  @ApiOperation({ summary: 'Create a client; the secret is returned this once' })
+  @Idempotent()
+  @ApiEnveloped(OauthClientResponse, { status: 201, description: 'The client with client_secret, shown once' })
+  @ApiOperation({
+    summary: 'Create a client; the secret is returned this once',
+    description: 'Live-mode clients need a paid plan (402 plan_required on free; the operator can still create them).',
+  })
   async create(@Tenant() tenant: TenantScope, @Body() body: CreateOauthClientDto) {
     if (body.mode !== tenant.mode) {
       throw LedgerErrors.error('forbidden', { message: `A ${tenant.mode}-mode token cannot create ${body.mode} clients`, param: 'mode' });
     }
+    if (body.mode === 'live') await this.organizations.requireFeature(tenant.organizationId, 'selfServiceLiveClients', 'creating live-mode clients');
     return withSecret(await this.clients.create(tenant, { name: body.name, ledgerId: body.ledger_id, scopes: body.scopes }));
   }
 
   @Get(':id')
   @RequireScope('ledger:clients:read')
-  async get(@Tenant() tenant: TenantScope, @Param('id') id: string) {
-    return presentOauthClient(await this.clients.get(tenant, id));
+  @ApiEnveloped(OauthClientResponse, { description: 'The client (never its secret), with ETag and Last-Modified' })
+  async get(@Tenant() tenant: TenantScope, @Param('id') id: string, @Res({ passthrough: true }) res: Response) {
+    const client = await this.clients.get(tenant, id);
+    const presented = presentOauthClient(client);
+    sendValidators(res, validatorsOf(presented, client.updatedAt));
+    return presented;
   }
 
   @Delete(':id')
@@ -55,6 +75,8 @@ export class OauthClientsController {
   @Post(':id/rotate_secret')
   @HttpCode(200)
   @RequireScope('ledger:clients:write')
+  @Idempotent()
+  @ApiEnveloped(OauthClientResponse, { description: 'The client with its new client_secret and previous_secret_expires_at' })
   @ApiOperation({
     summary: 'Mint a new secret; the old one works 24 hours more (409 rotation_in_progress inside that window)',
   })

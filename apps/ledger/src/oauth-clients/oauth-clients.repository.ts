@@ -1,10 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
+import { ListPage } from '../common/envelope.interceptor';
 import { TenantScope } from '../common/mode';
+import { ListOrder, PageRequest, Pagination } from '../common/pagination';
 import { OauthClientEntity } from './oauth-client.entity';
 
 export type NewOauthClient = Pick<OauthClientEntity, 'id' | 'ledgerId' | 'name' | 'scopes' | 'secretDigest'>;
+
+/** Oldest first. */
+const CLIENT_ORDER: ListOrder = {
+  list: 'oauth_clients',
+  sortColumn: 'c.created_at',
+  sortType: 'timestamptz',
+  idColumn: 'c.id',
+  idType: 'text',
+  direction: 'ASC',
+};
 
 @Injectable()
 export class OauthClientsRepository {
@@ -18,8 +30,11 @@ export class OauthClientsRepository {
     return this.rows.save(this.rows.create({ ...client, organizationId: scope.organizationId, mode: scope.mode }));
   }
 
-  list(scope: TenantScope): Promise<OauthClientEntity[]> {
-    return this.rows.find({ where: { organizationId: scope.organizationId, mode: scope.mode }, order: { createdAt: 'ASC' } });
+  page<U>(scope: TenantScope, pagination: Pagination, query: PageRequest, present: (row: OauthClientEntity) => U): Promise<ListPage<U>> {
+    const qb = this.rows
+      .createQueryBuilder('c')
+      .where('c.organization_id = :org AND c.mode = :mode', { org: scope.organizationId, mode: scope.mode });
+    return pagination.page(qb, CLIENT_ORDER, scope, query, present);
   }
 
   findById(scope: TenantScope, id: string): Promise<OauthClientEntity | null> {

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { digestSecret, randomId, randomToken, verifySecret } from '@bursar/crypto';
+import { ListPage } from '../common/envelope.interceptor';
 import { LedgerErrors } from '../common/ledger-errors';
+import { PageRequest, Pagination } from '../common/pagination';
 import { TenantScope } from '../common/mode';
 import { LedgersService } from '../ledgers/ledgers.service';
 import { OauthClientErrors } from './oauth-client-errors';
@@ -33,6 +35,7 @@ export class OauthClientsService {
   constructor(
     private readonly clients: OauthClientsRepository,
     private readonly ledgers: LedgersService,
+    private readonly pagination: Pagination,
   ) {}
 
   async create(scope: TenantScope, request: NewClientRequest): Promise<ClientWithSecret> {
@@ -49,8 +52,8 @@ export class OauthClientsService {
     return { client, secret };
   }
 
-  list(scope: TenantScope): Promise<OauthClientEntity[]> {
-    return this.clients.list(scope);
+  list<U>(scope: TenantScope, query: PageRequest, present: (row: OauthClientEntity) => U): Promise<ListPage<U>> {
+    return this.clients.page(scope, this.pagination, query, present);
   }
 
   /** A client of another organization or mode is reported absent. */

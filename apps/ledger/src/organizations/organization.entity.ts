@@ -14,6 +14,10 @@ export class OrganizationEntity {
   @Column('jsonb')
   metadata: Record<string, unknown>;
 
+  /** Set while the organization is suspended (read-only). */
+  @Column('timestamptz', { name: 'suspended_at', nullable: true })
+  suspendedAt: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -5,6 +5,8 @@ import { LedgerApiController } from '../common/ledger-api-controller.decorator';
 import { AccessGrant } from '../auth/access-token.service';
 import { presentOrganization } from './organization.presenter';
 import { OrganizationsService } from './organizations.service';
+import { ApiEnveloped } from '../common/api-envelope.decorator';
+import { OrganizationResponse } from './organization.response';
 
 @LedgerApiController('organizations', 'Organizations')
 export class OrganizationsController {
@@ -12,6 +14,7 @@ export class OrganizationsController {
 
   @Get('me')
   @RequireScope('ledger:read')
+  @ApiEnveloped(OrganizationResponse)
   @ApiOperation({ summary: "The caller's organization" })
   async me(@Caller() caller: AccessGrant) {
     return presentOrganization(await this.organizations.get(caller.organizationId));

@@ -1,9 +1,11 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { OrganizationsController } from './organizations.controller';
 import { OrganizationsRepository } from './organizations.repository';
 import { OrganizationsService } from './organizations.service';
 
+/** Global because BearerAuthGuard, instantiated in every feature module, checks the tenant's status. */
+@Global()
 @Module({
   imports: [AuthModule],
   controllers: [OrganizationsController],

@@ -24,4 +24,12 @@ export class OrganizationsRepository {
     if (!isUUID(organizationId)) return Promise.resolve(null);
     return this.rows.findOneBy({ id: organizationId });
   }
+
+  async setSuspended(organizationId: string, at: Date | null): Promise<void> {
+    await this.rows.update({ id: organizationId }, { suspendedAt: at });
+  }
+
+  async setPlan(organizationId: string, plan: string): Promise<void> {
+    await this.rows.update({ id: organizationId }, { plan });
+  }
 }

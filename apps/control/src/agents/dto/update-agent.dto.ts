@@ -1,24 +1,29 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { AGENT_STATUSES, AgentStatus } from '../agent.entity';
 import { SCOPE_MESSAGE, SCOPE_PATTERN } from './agent-fields';
 
 /** Absent fields stay as they are; only `max_budget_cents` may be set to null (no ceiling). */
 export class UpdateAgentDto {
+  @ApiPropertyOptional({ minLength: 1, maxLength: 200 })
   @ValidateIf((_, v) => v !== undefined)
   @IsString()
   @Length(1, 200)
   name?: string;
 
+  @ApiPropertyOptional({ enum: AGENT_STATUSES, description: 'revoked is final' })
   @ValidateIf((_, v) => v !== undefined)
   @IsIn(AGENT_STATUSES)
   status?: AgentStatus;
 
+  @ApiPropertyOptional({ type: [String] })
   @ValidateIf((_, v) => v !== undefined)
   @IsArray()
   @ArrayMaxSize(100)
   @Matches(SCOPE_PATTERN, { each: true, message: SCOPE_MESSAGE })
   scopes?: string[];
 
+  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 0 })
   @IsOptional()
   @IsInt()
   @Min(0)

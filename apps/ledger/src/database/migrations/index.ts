@@ -1,4 +1,16 @@
 import { TenancyAndClients1763700000000 } from './1763700000000-tenancy-and-clients';
+import { IdempotencyKeys1763710000000 } from './1763710000000-idempotency-keys';
+import { TenantSuspension1763710001000 } from './1763710001000-tenant-suspension';
+import { Events1763720000000 } from './1763720000000-events';
+import { Books1763730000000 } from './1763730000000-books';
+import { Webhooks1763790000000 } from './1763790000000-webhooks';
 
 /** Every ledger migration, in order. TypeORM records applied ones in `schema_migrations`. */
-export const ledgerMigrations = [TenancyAndClients1763700000000];
+export const ledgerMigrations = [
+  TenancyAndClients1763700000000,
+  IdempotencyKeys1763710000000,
+  TenantSuspension1763710001000,
+  Events1763720000000,
+  Books1763730000000,
+  Webhooks1763790000000,
+];

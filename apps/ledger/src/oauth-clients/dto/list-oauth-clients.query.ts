@@ -1,17 +1,11 @@
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional } from 'class-validator';
 import { Mode, MODES } from '../../common/mode';
+import { PageQuery } from '../../common/pagination';
 
-export class ListOauthClientsQuery {
+export class ListOauthClientsQuery extends PageQuery {
+  @ApiPropertyOptional({ enum: MODES, description: "Only the token's mode has clients; the other mode lists nothing" })
   @IsOptional()
   @IsIn(MODES)
   mode?: Mode;
-
-  /** Accepted for client compatibility; the list is always one page. */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
-  limit?: number;
 }

@@ -1,0 +1,5 @@
+import { ErrorCatalog } from '@bursar/errors';
+
+export const RateLimitErrors = new ErrorCatalog({
+  rate_limited: { status: 429, message: 'Too many requests; retry after the number of seconds in Retry-After' },
+});

@@ -1,0 +1,128 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { importJWK, type CryptoKey } from 'jose';
+import { DataSource, EntityManager } from 'typeorm';
+import { generateEs256KeyPair, type JWK, SecretBox } from '@bursar/crypto';
+import { ControlSettings } from '../config/control.settings';
+import { CosignKeysRepository } from './cosign-keys.repository';
+
+const ALG = 'ES256';
+/** How long a replica signs with the key it loaded before looking for a rotation. */
+const REFRESH_MS = 30_000;
+/** An unknown kid reloads the set at most this often, so junk tokens cannot hammer the database. */
+const UNKNOWN_KID_RELOAD_MS = 1_000;
+
+interface LoadedKeys {
+  signing: { kid: string; key: CryptoKey } | null;
+  verifying: Map<string, CryptoKey>;
+  published: JWK[];
+  loadedAt: number;
+}
+
+export interface CreatedCosignKey {
+  kid: string;
+  created_at: Date;
+}
+
+/** The AAD binds a sealed private key to its kid, so sealed values cannot be swapped between rows. */
+const aad = (kid: string) => `cosign_key:${kid}`;
+
+function publicJwk(jwk: JWK): JWK {
+  return { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y, use: 'sig', alg: ALG, kid: jwk.kid };
+}
+
+/**
+ * Cosigning keys: created on first boot when cosigning is configured, rotated by the admin CLI,
+ * held in memory imported (signing must not re-import a JWK per request), reloaded periodically.
+ */
+@Injectable()
+export class CosignKeysService implements OnModuleInit {
+  private loaded: LoadedKeys | null = null;
+  private loading: Promise<LoadedKeys> | null = null;
+  private readonly box: SecretBox;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly keys: CosignKeysRepository,
+    @Inject(ControlSettings) private readonly settings: Pick<ControlSettings, 'CONTROL_SECRET_KEY' | 'COSIGN_ISSUER'>,
+  ) {
+    this.box = SecretBox.fromBase64(settings.CONTROL_SECRET_KEY);
+  }
+
+  get enabled(): boolean {
+    return this.settings.COSIGN_ISSUER !== undefined;
+  }
+
+  async onModuleInit(): Promise<void> {
+    if (!this.enabled) return;
+    await this.dataSource.transaction(async (em) => {
+      await this.keys.lock(em);
+      if (!(await this.keys.hasActive(em))) await this.create(em);
+    });
+  }
+
+  /** A new active key; the previous one retires but stays published and verifying. */
+  async rotate(): Promise<CreatedCosignKey> {
+    const created = await this.dataSource.transaction(async (em) => {
+      await this.keys.lock(em);
+      await this.keys.retireActive(em);
+      return this.create(em);
+    });
+    this.loaded = null;
+    return created;
+  }
+
+  async signingKey(): Promise<{ kid: string; key: CryptoKey } | null> {
+    return (await this.current()).signing;
+  }
+
+  async verifyingKey(kid: string): Promise<CryptoKey | undefined> {
+    let keys = await this.current();
+    if (!keys.verifying.has(kid) && Date.now() - keys.loadedAt > UNKNOWN_KID_RELOAD_MS) keys = await this.reload();
+    return keys.verifying.get(kid);
+  }
+
+  async publishedKids(): Promise<string[]> {
+    return [...(await this.reload()).verifying.keys()];
+  }
+
+  /** The public key set: every key that may still verify; empty when cosigning is off. */
+  async jwks(): Promise<{ keys: JWK[] }> {
+    return { keys: this.enabled ? (await this.current()).published : [] };
+  }
+
+  private async create(em: EntityManager): Promise<CreatedCosignKey> {
+    const pair = await generateEs256KeyPair();
+    const row = await this.keys.insert(em, {
+      kid: pair.kid,
+      public_jwk: publicJwk(pair.publicJwk),
+      private_jwk_sealed: this.box.encrypt(JSON.stringify(pair.privateJwk), aad(pair.kid)),
+    });
+    return { kid: row.kid, created_at: row.created_at };
+  }
+
+  private current(): Promise<LoadedKeys> {
+    const loaded = this.loaded;
+    if (loaded && Date.now() - loaded.loadedAt < REFRESH_MS) return Promise.resolve(loaded);
+    return this.reload();
+  }
+
+  private reload(): Promise<LoadedKeys> {
+    this.loading ??= this.read().finally(() => (this.loading = null));
+    return this.loading;
+  }
+
+  private async read(): Promise<LoadedKeys> {
+    const rows = await this.keys.all();
+    const verifying = new Map<string, CryptoKey>();
+    let signing: LoadedKeys['signing'] = null;
+    for (const row of rows) {
+      verifying.set(row.kid, (await importJWK(row.public_jwk, ALG)) as CryptoKey);
+      if (row.status === 'active' && !signing) {
+        const privateJwk = JSON.parse(this.box.decrypt(row.private_jwk_sealed, aad(row.kid))) as JWK;
+        signing = { kid: row.kid, key: (await importJWK(privateJwk, ALG)) as CryptoKey };
+      }
+    }
+    this.loaded = { signing, verifying, published: rows.map((r) => r.public_jwk), loadedAt: Date.now() };
+    return this.loaded;
+  }
+}

@@ -1,0 +1,55 @@
+import { Body, Controller, Get, Header, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { bearerToken } from '../common/bearer-token';
+import { CosignErrors } from './cosign.errors';
+import { CosignatureCheck, CosignService } from './cosign.service';
+import { CosignKeysService } from './cosign-keys.service';
+import { ConsumeCosignatureDto, VerifyCosignatureDto } from './dto/cosignature.dto';
+
+const FRAME_HASH_DOC =
+  'frame_hash is "fh_" + lowercase hex SHA-256 of the canonical JSON (keys sorted at every level, no whitespace) of ' +
+  '{action_type, agent_id, budget_id, cost_cents, currency, metadata, resource, workspace_id} as the request was evaluated ' +
+  '(payments: action_type "payment.create", resource = counterparty, cost_cents = amount_cents, metadata {} when absent). ' +
+  'policy_version is "pv_" + SHA-256 hex of the canonical JSON of decision.policy_snapshot ("pv_none" without a policy).';
+
+function presented(req: Request, body: VerifyCosignatureDto): string {
+  const token = body.authorization || bearerToken(req);
+  if (!token) throw CosignErrors.error('authorization_required');
+  return token;
+}
+
+/** Executors check cosignatures here without any credential; the token is the authority. */
+@ApiTags('cosignatures')
+@Controller()
+export class CosignController {
+  constructor(
+    private readonly cosign: CosignService,
+    private readonly keys: CosignKeysService,
+  ) {}
+
+  @Post('control/v1/cosign/verify')
+  @ApiOperation({ summary: 'Check a cosignature (stateful: valid only while its intent is spendable and unspent)', description: FRAME_HASH_DOC })
+  async verify(@Req() req: Request, @Body() body: VerifyCosignatureDto, @Res({ passthrough: true }) res: Response) {
+    return this.answer(res, await this.cosign.verify(presented(req, body)));
+  }
+
+  @Post('control/v1/cosign/consume')
+  @ApiOperation({ summary: 'Verify, then mark the authority spent; a second consume answers 422 already_settled', description: FRAME_HASH_DOC })
+  async consume(@Req() req: Request, @Body() body: ConsumeCosignatureDto, @Res({ passthrough: true }) res: Response) {
+    return this.answer(res, await this.cosign.consume(presented(req, body), body.consumed_by ?? null));
+  }
+
+  @Get('.well-known/jwks.json')
+  @HttpCode(200)
+  @Header('Cache-Control', 'public, max-age=300')
+  @ApiOperation({ summary: 'Public keys of every cosigning key that may still verify; empty when cosigning is off' })
+  jwks() {
+    return this.keys.jwks();
+  }
+
+  private answer(res: Response, check: CosignatureCheck) {
+    res.status(check.valid ? 200 : 422);
+    return { data: check };
+  }
+}

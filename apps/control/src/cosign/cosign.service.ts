@@ -1,0 +1,173 @@
+import { Injectable } from '@nestjs/common';
+import { compactVerify, decodeProtectedHeader, errors, SignJWT } from 'jose';
+import { ControlSettings } from '../config/control.settings';
+import { CosignKeysService } from './cosign-keys.service';
+import { CosignaturesRepository, SpendableIntent } from './cosignatures.repository';
+
+/** Lifetime of a cosignature, as the reference issues them. */
+export const COSIGN_TTL_SECONDS = 300;
+
+export const INVALID_REASONS = [
+  'malformed',
+  'unknown_key',
+  'expired',
+  'wrong_issuer',
+  'not_yet_valid',
+  'bad_signature',
+  'unknown_intent',
+  'already_settled',
+  'amount_mismatch',
+] as const;
+export type InvalidReason = (typeof INVALID_REASONS)[number];
+
+/** What a cosignature asserts, besides the registered claims. */
+// A type alias (not an interface) so it fits jose's payload type.
+export type CosignSubject = {
+  intent_id: string;
+  workspace_id: string;
+  agent_id: string;
+  budget_id: string;
+  action_type: string;
+  resource: string | null;
+  amount_cents: number;
+  currency: string;
+  policy_version: string;
+  frame_hash: string;
+};
+
+export interface ValidCosignature {
+  valid: true;
+  reason: null;
+  intent_id: string;
+  agent_id: string;
+  action_type: string;
+  resource: string | null;
+  amount_cents: number;
+  currency: string;
+  policy_version: string | null;
+  frame_hash: string | null;
+  expires_at: string;
+}
+export interface InvalidCosignature {
+  valid: false;
+  reason: InvalidReason;
+}
+export type CosignatureCheck = ValidCosignature | InvalidCosignature;
+
+type Claims = CosignSubject & { iss: string; sub: string; jti: string; iat: number; nbf: number; exp: number };
+
+const invalid = (reason: InvalidReason): InvalidCosignature => ({ valid: false, reason });
+const SPENDABLE = new Set(['pending', 'held']);
+
+function wellFormed(claims: Record<string, unknown>): claims is Claims {
+  const str = (k: string) => typeof claims[k] === 'string';
+  const int = (k: string) => Number.isSafeInteger(claims[k]);
+  return (
+    ['iss', 'sub', 'jti', 'workspace_id', 'intent_id', 'action_type', 'currency'].every(str) &&
+    ['iat', 'nbf', 'exp', 'amount_cents'].every(int) &&
+    (claims.resource === null || str('resource'))
+  );
+}
+
+function settlement(intent: SpendableIntent | null, amount: number): InvalidReason | null {
+  if (!intent) return 'unknown_intent';
+  if (intent.consumed || !SPENDABLE.has(intent.state)) return 'already_settled';
+  if (intent.amount_cents !== amount) return 'amount_mismatch';
+  return null;
+}
+
+/**
+ * Issues and checks cosignatures: compact ES256 JWS with `kid`, the reference's claims plus
+ * `policy_version` and `frame_hash`. Checks are stateful: a token is valid only while its intent is
+ * spendable and unspent, and consume spends it exactly once.
+ */
+@Injectable()
+export class CosignService {
+  constructor(
+    private readonly keys: CosignKeysService,
+    private readonly intents: CosignaturesRepository,
+    private readonly settings: ControlSettings,
+  ) {}
+
+  get enabled(): boolean {
+    return this.keys.enabled;
+  }
+
+  /** Null when cosigning is not configured: the response then leaves `cosignature` out. */
+  async sign(subject: CosignSubject, claims: Partial<Claims> = {}): Promise<{ token: string; expires_at: Date } | null> {
+    const signing = this.enabled ? await this.keys.signingKey() : null;
+    if (!signing) return null;
+    const now = Math.floor(Date.now() / 1000);
+    const payload: Claims = {
+      iss: this.settings.COSIGN_ISSUER as string,
+      sub: subject.agent_id,
+      jti: subject.intent_id,
+      iat: now,
+      nbf: now,
+      exp: now + COSIGN_TTL_SECONDS,
+      ...subject,
+      ...claims,
+    };
+    const token = await new SignJWT(payload).setProtectedHeader({ alg: 'ES256', kid: signing.kid, typ: 'JWT' }).sign(signing.key);
+    return { token, expires_at: new Date(payload.exp * 1000) };
+  }
+
+  async verify(token: string): Promise<CosignatureCheck> {
+    const checked = await this.checkToken(token);
+    if ('reason' in checked) return checked;
+    const reason = settlement(await this.intents.find(checked.workspace_id, checked.intent_id), checked.amount_cents);
+    return reason ? invalid(reason) : this.present(checked);
+  }
+
+  async consume(token: string, consumedBy: string | null): Promise<CosignatureCheck> {
+    const checked = await this.checkToken(token);
+    if ('reason' in checked) return checked;
+    if (await this.intents.consume(checked.workspace_id, checked.intent_id, checked.amount_cents, consumedBy)) return this.present(checked);
+    // Lost the race or never spendable: read once to say which.
+    return invalid(settlement(await this.intents.find(checked.workspace_id, checked.intent_id), checked.amount_cents) ?? 'already_settled');
+  }
+
+  /** Signature, issuer and time checks; no database read. */
+  private async checkToken(token: string): Promise<Claims | InvalidCosignature> {
+    let kid: unknown;
+    try {
+      const header = decodeProtectedHeader(token);
+      if (header.alg !== 'ES256' || token.split('.').length !== 3) return invalid('malformed');
+      kid = header.kid;
+    } catch {
+      return invalid('malformed');
+    }
+    if (typeof kid !== 'string') return invalid('malformed');
+    const key = await this.keys.verifyingKey(kid);
+    if (!key) return invalid('unknown_key');
+    let claims: Record<string, unknown>;
+    try {
+      const { payload } = await compactVerify(token, key, { algorithms: ['ES256'] });
+      claims = JSON.parse(new TextDecoder().decode(payload)) as Record<string, unknown>;
+    } catch (e) {
+      return invalid(e instanceof errors.JWSSignatureVerificationFailed ? 'bad_signature' : 'malformed');
+    }
+    if (typeof claims !== 'object' || claims === null || !wellFormed(claims)) return invalid('malformed');
+    if (claims.iss !== this.settings.COSIGN_ISSUER) return invalid('wrong_issuer');
+    const now = Math.floor(Date.now() / 1000);
+    if (claims.nbf > now) return invalid('not_yet_valid');
+    if (claims.exp <= now) return invalid('expired');
+    return claims;
+  }
+
+  private present(claims: Claims): ValidCosignature {
+    return {
+      valid: true,
+      reason: null,
+      intent_id: claims.intent_id,
+      agent_id: claims.sub,
+      action_type: claims.action_type,
+      resource: claims.resource,
+      amount_cents: claims.amount_cents,
+      currency: claims.currency,
+      policy_version: typeof claims.policy_version === 'string' ? claims.policy_version : null,
+      frame_hash: typeof claims.frame_hash === 'string' ? claims.frame_hash : null,
+      expires_at: new Date(claims.exp * 1000).toISOString(),
+    };
+  }
+}

@@ -1,0 +1,255 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Agent } from '../agents/agent.entity';
+import { AuditService } from '../audit/audit.service';
+import { Budget } from '../budgets/budget.entity';
+import { BudgetsRepository } from '../budgets/budgets.repository';
+import { remainingCents } from '../budgets/budgets.service';
+import { notFound } from '../common/control-errors';
+import { CosignService } from '../cosign/cosign.service';
+import { IdempotencyErrors, reusedKey } from '../idempotency/idempotency.errors';
+import { PolicyEngine } from '../policies/policy-engine.service';
+import { SpendToken } from '../spend-tokens/spend-token.entity';
+import { SpendTokensRepository } from '../spend-tokens/spend-tokens.repository';
+import { WebhookEventsService } from '../webhooks/webhook-events.service';
+import { canonicalDigest } from './canonical-json';
+import { Decision, EvaluatedAction, Outcome, outcomeStatus } from './decision';
+import { decide, sessionBudgetRefusal } from './decision-engine';
+import { Intent, IntentKind, IntentState } from './intent.entity';
+import { auditNames, presentIntent } from './intent.presenter';
+import { IntentsRepository } from './intents.repository';
+import { remedy } from './remedies';
+import { ReservationsRepository } from './reservations.repository';
+
+export interface AuthorizationRequest {
+  kind: IntentKind;
+  budget_id: string;
+  action_type: string;
+  resource: string | null;
+  amount_cents: number;
+  metadata: Record<string, unknown>;
+  trace_id: string;
+  spend_token_id: string | null;
+  decision_context: Record<string, unknown> | null;
+}
+
+export interface Authorization {
+  intent: Intent;
+  decision: Decision;
+  status: number;
+  cosignature: string | null;
+  replayed: boolean;
+}
+
+const STATE_OF: Record<Outcome, IntentState> = { allowed: 'pending', requires_approval: 'held', denied: 'denied' };
+
+/** What happens to one intent after the evaluation: figures the engine could not know in advance. */
+interface Settlement {
+  decision: Decision;
+  reserved: number;
+}
+
+/**
+ * Authorizations: evaluate, reserve, cosign and record, all in one transaction, so an intent, its
+ * reservation, its audit event and its webhook event exist together or not at all.
+ */
+@Injectable()
+export class AuthorizationService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly intents: IntentsRepository,
+    private readonly reservations: ReservationsRepository,
+    private readonly budgets: BudgetsRepository,
+    private readonly tokens: SpendTokensRepository,
+    private readonly engine: PolicyEngine,
+    private readonly cosign: CosignService,
+    private readonly audit: AuditService,
+    private readonly webhooks: WebhookEventsService,
+  ) {}
+
+  /**
+   * Idempotent per agent and key: a request in flight holds the key (others get 409), a finished one
+   * is replayed with its original status, intent and decision, even after a policy change.
+   */
+  authorize(agent: Agent, request: AuthorizationRequest, idempotencyKey: string): Promise<Authorization> {
+    // The trace id is generated when absent, so it cannot tell a retry from a different request.
+    const digest = canonicalDigest('', { ...request, trace_id: null });
+    return this.dataSource.transaction(async (em) => {
+      if (!(await this.intents.lockKey(em, agent.workspace_id, agent.id, request.kind, idempotencyKey))) {
+        throw IdempotencyErrors.error('idempotency_conflict');
+      }
+      const existing = await this.intents.findByKey(em, agent.workspace_id, agent.id, request.kind, idempotencyKey);
+      if (existing) {
+        if (existing.request_digest !== digest) throw reusedKey();
+        return this.replay(existing);
+      }
+      const { action, budget, token, decision: evaluated } = await this.evaluate(em, agent, request, true);
+      const { decision, reserved } = await this.settle(em, agent, action, budget, token, evaluated);
+      const id = randomUUID();
+      decision.id = randomUUID();
+      const signed = decision.outcome === 'allowed' ? await this.cosign.sign(cosignSubject(id, action, decision)) : null;
+      const intent = await this.intents.insert(em, agent.workspace_id, {
+        id,
+        workspace_id: agent.workspace_id,
+        agent_id: agent.id,
+        budget_id: budget.id,
+        kind: request.kind,
+        action_type: action.action_type,
+        resource: action.resource,
+        amount_cents: action.cost_cents,
+        currency: action.currency,
+        state: STATE_OF[decision.outcome],
+        reserved_cents: reserved,
+        idempotency_key: idempotencyKey,
+        request_digest: digest,
+        http_status: outcomeStatus(decision.outcome),
+        trace_id: request.trace_id,
+        spend_token_id: request.spend_token_id,
+        failure_reason: null,
+        resolved_by_sub: null,
+        resolved_at: null,
+        ledger_transaction_id: null,
+        decision: decision as unknown as Record<string, unknown>,
+        decision_context: request.decision_context,
+        metadata: request.metadata,
+        cosignature: signed?.token ?? null,
+        cosign_expires_at: signed?.expires_at ?? null,
+        cosign_consumed_at: null,
+        consumed_by: null,
+      });
+      await this.record(em, intent, decision.outcome, agent);
+      return { intent, decision, status: intent.http_status, cosignature: signed?.token ?? null, replayed: false };
+    });
+  }
+
+  /** The same evaluation with no intent, no reservation and no token use; only an audit event. */
+  async simulate(agent: Agent, request: AuthorizationRequest): Promise<Decision> {
+    const em = this.dataSource.manager;
+    const { decision, budget } = await this.evaluate(em, agent, request, false);
+    await this.audit.append(em, agent.workspace_id, {
+      subject_type: 'Session',
+      subject_id: budget.id,
+      action: 'action.simulated',
+      trace_id: request.trace_id,
+      snapshot: { kind: request.kind, action_type: request.action_type, resource: request.resource, cost_cents: request.amount_cents, decision },
+      actor: { type: 'agent', id: agent.id },
+    });
+    return decision;
+  }
+
+  /** A cosignature for an intent that is spendable now (allowed, or approved since). */
+  async issueCosignature(em: EntityManager, intent: Intent): Promise<string | null> {
+    const decision = intent.decision as unknown as Decision;
+    const signed = await this.cosign.sign(cosignSubject(intent.id, { ...intent, cost_cents: intent.amount_cents }, decision));
+    if (signed) await this.intents.setCosignature(em, intent.workspace_id, intent.id, signed.token, signed.expires_at);
+    return signed?.token ?? null;
+  }
+
+  /** The stored cosignature while it is usable; a fresh one once it expired (the intent is still spendable). */
+  async currentCosignature(intent: Intent): Promise<string | null> {
+    if (intent.state !== 'pending' || intent.cosign_consumed_at !== null || !this.cosign.enabled) return null;
+    if (intent.cosignature && intent.cosign_expires_at && intent.cosign_expires_at.getTime() > Date.now() + 5_000) return intent.cosignature;
+    return this.issueCosignature(this.dataSource.manager, intent);
+  }
+
+  private async replay(intent: Intent): Promise<Authorization> {
+    return {
+      intent,
+      decision: intent.decision as unknown as Decision,
+      status: intent.http_status,
+      cosignature: await this.currentCosignature(intent),
+      replayed: true,
+    };
+  }
+
+  /** Reads what the decision needs and decides; `forUpdate` serialises windowed decisions of the agent. */
+  private async evaluate(em: EntityManager, agent: Agent, request: AuthorizationRequest, forUpdate: boolean) {
+    const budget = await this.budgets.find(agent.workspace_id, agent.id, request.budget_id, em);
+    if (!budget) throw notFound('budget');
+    const token = request.spend_token_id ? await this.tokens.find(agent.workspace_id, request.spend_token_id, agent.id, em) : null;
+    if (request.spend_token_id && (!token || token.budget_id !== budget.id)) throw notFound('spend token');
+    const policies = await this.engine.loadForAgent(em, agent.workspace_id, agent.id);
+    const now = new Date();
+    if (forUpdate && policies.compiled.windows.length) await this.intents.lockAgentWindows(em, agent.workspace_id, agent.id);
+    const usage = await this.intents.windowUsage(em, agent.workspace_id, agent.id, policies.compiled.windows, now.getTime());
+    const action: EvaluatedAction = {
+      workspace_id: agent.workspace_id,
+      agent_id: agent.id,
+      budget_id: budget.id,
+      action_type: request.action_type,
+      resource: request.resource,
+      cost_cents: request.amount_cents,
+      currency: budget.currency,
+      metadata: request.metadata,
+    };
+    return { action, budget, token, decision: decide({ action, agent, budget, policies, usage, token, now }) };
+  }
+
+  /**
+   * Takes the reservation and spends the token. Either can lose a race the evaluation could not
+   * see; the decision then turns into the denial that race means, with nothing held.
+   */
+  private async settle(em: EntityManager, agent: Agent, action: EvaluatedAction, budget: Budget, token: SpendToken | null, decision: Decision): Promise<Settlement> {
+    if (decision.outcome === 'denied') return { decision, reserved: 0 };
+    let reserved = 0;
+    if (action.cost_cents > 0) {
+      const before = await this.reservations.reserve(em, agent.workspace_id, agent.id, budget.id, action.cost_cents);
+      if (before === null) return { decision: await this.refusedReservation(em, agent, action, decision), reserved: 0 };
+      reserved = action.cost_cents;
+      decision.headroom.session_remaining_cents = before;
+    }
+    if (token && !(await this.tokens.consume(em, agent.workspace_id, agent.id, token.id))) {
+      await this.reservations.release(em, agent.workspace_id, agent.id, budget.id, reserved);
+      return {
+        decision: denial(decision, 'spend_token_unusable', { spend_token_id: token.id, status: 'consumed' }, remedy('new_spend_token', 'Another payment spent this token first; mint a new one')),
+        reserved: 0,
+      };
+    }
+    return { decision, reserved };
+  }
+
+  private async refusedReservation(em: EntityManager, agent: Agent, action: EvaluatedAction, decision: Decision): Promise<Decision> {
+    const budget = (await this.budgets.find(agent.workspace_id, agent.id, action.budget_id, em)) as Budget;
+    const remaining = remainingCents(budget);
+    decision.headroom.session_remaining_cents = remaining;
+    if (budget.status !== 'active') {
+      return denial(decision, 'session_inactive', { budget_id: budget.id, status: budget.status }, remedy('reopen_budget', `The budget is ${budget.status}; open a new one`));
+    }
+    const refusal = sessionBudgetRefusal(action, remaining);
+    return denial(decision, refusal.rule as string, refusal.detail, refusal.remedy);
+  }
+
+  private async record(em: EntityManager, intent: Intent, outcome: Outcome, agent: Agent): Promise<void> {
+    const names = auditNames(intent);
+    const presented = presentIntent(intent);
+    await this.audit.append(em, intent.workspace_id, {
+      subject_type: names.subject_type,
+      subject_id: intent.id,
+      action: `${names.prefix}.${outcome}`,
+      trace_id: intent.trace_id,
+      snapshot: presented,
+      actor: { type: 'agent', id: agent.id },
+    });
+    if (outcome === 'requires_approval') await this.webhooks.emit(em, intent.workspace_id, `${names.webhook}.requires_approval`, presented);
+  }
+}
+
+function denial(decision: Decision, rule: string, detail: Record<string, unknown>, r: Decision['remedy']): Decision {
+  return { ...decision, outcome: 'denied', rule, detail, remedy: r };
+}
+
+function cosignSubject(intentId: string, action: Omit<EvaluatedAction, 'metadata'>, decision: Decision) {
+  return {
+    intent_id: intentId,
+    workspace_id: action.workspace_id,
+    agent_id: action.agent_id,
+    budget_id: action.budget_id,
+    action_type: action.action_type,
+    resource: action.resource,
+    amount_cents: action.cost_cents,
+    currency: action.currency,
+    policy_version: decision.policy_version,
+    frame_hash: decision.frame_hash,
+  };
+}

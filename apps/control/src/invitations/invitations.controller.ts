@@ -1,0 +1,63 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiData, ApiPage } from '../common/openapi-responses';
+import { CreatedInvitationSchema, InvitationSchema } from '../workspaces/workspace.schema';
+import { TraceId } from '../common/trace-id.decorator';
+import { CurrentIdentity, IdentityGuard } from '../identity/identity.guard';
+import type { Identity } from '../identity/identity-token.verifier';
+import { CurrentWorkspace, RequireCapability, WorkspaceAccessGuard } from '../workspaces/workspace-access.guard';
+import type { WorkspaceAccess } from '../workspaces/workspaces.repository';
+import { CreateInvitationDto } from './dto/create-invitation.dto';
+import { InvitationTokenDto } from './dto/invitation-token.dto';
+import { InvitationsService, presentInvitation } from './invitations.service';
+
+/** A workspace's open invitations; creating one returns its one-time `token`. */
+@ApiTags('invitations')
+@ApiBearerAuth('identity_token')
+@UseGuards(IdentityGuard, WorkspaceAccessGuard)
+@Controller('control/v1/workspaces/:workspace_slug/invitations')
+export class WorkspaceInvitationsController {
+  constructor(private readonly invitations: InvitationsService) {}
+
+  @Post()
+  @RequireCapability('manage_members')
+  @ApiData(CreatedInvitationSchema, 201)
+  async create(@CurrentWorkspace() access: WorkspaceAccess, @Body() dto: CreateInvitationDto, @TraceId() traceId: string) {
+    const { invitation, token } = await this.invitations.create(access, dto, traceId);
+    return { data: { ...presentInvitation(invitation), token } };
+  }
+
+  @Get()
+  @RequireCapability('read')
+  @ApiPage(InvitationSchema)
+  async list(@CurrentWorkspace() { workspace }: WorkspaceAccess) {
+    const open = (await this.invitations.listOpen(workspace.id)).map(presentInvitation);
+    return { data: open, has_more: false, next_cursor: null };
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @RequireCapability('manage_members')
+  async revoke(@CurrentWorkspace() access: WorkspaceAccess, @Param('id', ParseUUIDPipe) id: string, @TraceId() traceId: string) {
+    await this.invitations.revoke(access, id, traceId);
+  }
+}
+
+/** The invited person's side: look a link's token up, then accept it. */
+@ApiTags('invitations')
+@ApiBearerAuth('identity_token')
+@UseGuards(IdentityGuard)
+@Controller('control/v1/invitations')
+export class InvitationsController {
+  constructor(private readonly invitations: InvitationsService) {}
+
+  @Get('lookup')
+  async lookup(@CurrentIdentity() identity: Identity, @Query() { token }: InvitationTokenDto) {
+    return { data: await this.invitations.lookup(identity, token) };
+  }
+
+  @Post('accept')
+  async accept(@CurrentIdentity() identity: Identity, @Body() { token }: InvitationTokenDto, @TraceId() traceId: string) {
+    return { data: await this.invitations.accept(identity, token, traceId) };
+  }
+}

@@ -1,0 +1,20 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsEmail, IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { WORKSPACE_ROLES, WorkspaceRole } from '../../workspaces/workspace-roles';
+
+export class CreateMembershipDto {
+  @ApiProperty({ description: "The person's identity `sub`" })
+  @IsString()
+  @Length(1, 255)
+  user_sub: string;
+
+  @ApiPropertyOptional({ nullable: true })
+  @IsOptional()
+  @IsEmail()
+  email?: string | null;
+
+  @ApiPropertyOptional({ enum: WORKSPACE_ROLES, default: 'member' })
+  @IsOptional()
+  @IsIn(WORKSPACE_ROLES)
+  role: WorkspaceRole = 'member';
+}

@@ -1,0 +1,93 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+
+const present = (_: unknown, v: unknown) => v !== undefined && v !== null;
+
+/** The policy body a preview evaluates and a write stores: typed shorthand plus rules and imports. */
+export class PolicyDraftDto {
+  @ApiPropertyOptional({ enum: ['blocklist', 'allowlist'], default: 'blocklist', description: 'allowlist: some allow rule must match (else not_allowlisted)' })
+  @IsOptional()
+  @IsIn(['blocklist', 'allowlist'])
+  mode?: 'blocklist' | 'allowlist';
+
+  @ApiPropertyOptional({ nullable: true, description: 'Reports as per_transaction_cap' })
+  @ValidateIf(present)
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
+  per_transaction_cap_cents?: number | null;
+
+  @ApiPropertyOptional({ nullable: true, description: 'With velocity_window_seconds; reports as velocity_cap' })
+  @ValidateIf(present)
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
+  velocity_cap_cents?: number | null;
+
+  @ApiPropertyOptional({ nullable: true })
+  @ValidateIf(present)
+  @IsInt()
+  @Min(1)
+  @Max(366 * 86400)
+  velocity_window_seconds?: number | null;
+
+  @ApiPropertyOptional({ nullable: true, description: 'Calendar month (UTC); reports as monthly_cap' })
+  @ValidateIf(present)
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
+  monthly_cap_cents?: number | null;
+
+  @ApiPropertyOptional({ nullable: true, description: 'Holds (202) above this; reports as approval_threshold' })
+  @ValidateIf(present)
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
+  approval_threshold_cents?: number | null;
+
+  @ApiPropertyOptional({ type: [String], description: 'Reports as counterparty_allowlist; empty = no restriction' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @IsString({ each: true })
+  @Length(1, 500, { each: true })
+  counterparty_allowlist?: string[];
+
+  @ApiPropertyOptional({ type: [String], description: 'Policy module names; their rules compile ahead of `rules`' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @Matches(/^[a-z0-9]+(-[a-z0-9]+)*$/, { each: true, message: 'imports must be policy module names' })
+  imports?: string[];
+
+  @ApiPropertyOptional({ type: [Object], description: 'PolicyRule objects; invalid rules answer 422' })
+  @IsOptional()
+  @IsArray()
+  rules?: unknown[];
+}
+
+export class PolicyWriteDto extends PolicyDraftDto {
+  @ApiPropertyOptional({ description: 'Required on create; a policy never moves to another agent' })
+  @IsOptional()
+  @IsUUID()
+  agent_id?: string;
+
+  @ApiPropertyOptional({ enum: ['active', 'disabled'], default: 'active' })
+  @IsOptional()
+  @IsIn(['active', 'disabled'])
+  status?: 'active' | 'disabled';
+}
+
+export class ListPoliciesDto {
+  @IsOptional()
+  @IsUUID()
+  agent_id?: string;
+
+  @IsOptional()
+  @IsInt()
+  limit?: number;
+
+  @IsOptional()
+  @IsString()
+  starting_after?: string;
+}

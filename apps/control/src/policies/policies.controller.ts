@@ -1,0 +1,50 @@
+import { Body, Controller, Get, Param, ParseUUIDPipe, Patch, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { TraceId } from '../common/trace-id.decorator';
+import { IdentityGuard } from '../identity/identity.guard';
+import { CurrentWorkspace, RequireCapability, WorkspaceAccessGuard } from '../workspaces/workspace-access.guard';
+import type { WorkspaceAccess } from '../workspaces/workspaces.repository';
+import { ListPoliciesDto, PolicyWriteDto } from './dto/policy-write.dto';
+import { PoliciesService } from './policies.service';
+
+/**
+ * An agent's policies. Each active one is a gate every authorization passes (oldest first); an agent
+ * with none is denied everything (`no_policy`). Writes bump `version`; `policy_version` is the content
+ * digest a decision pins.
+ */
+@ApiTags('policies')
+@ApiBearerAuth('identity_token')
+@UseGuards(IdentityGuard, WorkspaceAccessGuard)
+@Controller('control/v1/workspaces/:workspace_slug/policies')
+export class PoliciesController {
+  constructor(private readonly policies: PoliciesService) {}
+
+  @Post()
+  @RequireCapability('manage_policy')
+  async create(@CurrentWorkspace() { workspace, membership }: WorkspaceAccess, @Body() dto: PolicyWriteDto, @TraceId() traceId: string) {
+    return { data: await this.policies.create(workspace.id, dto, membership.user_sub, traceId) };
+  }
+
+  @Get()
+  @RequireCapability('read')
+  list(@CurrentWorkspace() { workspace }: WorkspaceAccess, @Query() { agent_id, ...page }: ListPoliciesDto) {
+    return this.policies.list(workspace.id, agent_id, page);
+  }
+
+  @Get(':id')
+  @RequireCapability('read')
+  async get(@CurrentWorkspace() { workspace }: WorkspaceAccess, @Param('id', ParseUUIDPipe) id: string) {
+    return { data: await this.policies.get(workspace.id, id) };
+  }
+
+  @Patch(':id')
+  @RequireCapability('manage_policy')
+  async update(
+    @CurrentWorkspace() { workspace, membership }: WorkspaceAccess,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() dto: PolicyWriteDto,
+    @TraceId() traceId: string,
+  ) {
+    return { data: await this.policies.update(workspace.id, id, dto, membership.user_sub, traceId) };
+  }
+}

@@ -1,0 +1,85 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { parseCents } from '../common/cents.transformer';
+import { ListQueryDto, Page, paginate } from '../common/pagination';
+import { Policy } from './policy.entity';
+import type { PolicyRule } from './policy-rules';
+import type { PolicyBody } from './policy-snapshot';
+
+export type PolicyFields = Omit<Policy, 'id' | 'workspace_id' | 'agent_id' | 'version' | 'created_at' | 'updated_at'>;
+
+/** An active policy with the rules of the modules it imports, as read in one statement. */
+export interface ActivePolicyRow extends PolicyBody {
+  modules: { name: string; rules: PolicyRule[] }[];
+}
+
+interface RawPolicyRow {
+  id: string;
+  mode: 'blocklist' | 'allowlist';
+  per_transaction_cap_cents: string | null;
+  velocity_cap_cents: string | null;
+  velocity_window_seconds: number | null;
+  monthly_cap_cents: string | null;
+  approval_threshold_cents: string | null;
+  counterparty_allowlist: string[];
+  imports: string[];
+  rules: PolicyRule[];
+  modules: { name: string; rules: PolicyRule[] }[];
+}
+
+const cents = (v: string | null) => (v === null ? null : parseCents(v));
+
+@Injectable()
+export class PoliciesRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async insert(em: EntityManager, workspaceId: string, agentId: string, fields: PolicyFields): Promise<Policy> {
+    const { id } = await em.save(em.create(Policy, { workspace_id: workspaceId, agent_id: agentId, version: 1, ...fields }));
+    return (await this.find(workspaceId, id, em)) as Policy;
+  }
+
+  find(workspaceId: string, id: string, em: EntityManager = this.dataSource.manager): Promise<Policy | null> {
+    return em.findOneBy(Policy, { workspace_id: workspaceId, id });
+  }
+
+  findForUpdate(em: EntityManager, workspaceId: string, id: string): Promise<Policy | null> {
+    return em.findOne(Policy, { where: { workspace_id: workspaceId, id }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  async update(em: EntityManager, workspaceId: string, id: string, fields: Partial<PolicyFields>): Promise<Policy> {
+    await em
+      .createQueryBuilder()
+      .update(Policy)
+      .set({ ...fields, version: () => 'version + 1' })
+      .where('workspace_id = :workspaceId AND id = :id', { workspaceId, id })
+      .execute();
+    return (await this.find(workspaceId, id, em)) as Policy;
+  }
+
+  list(workspaceId: string, agentId: string | undefined, page: ListQueryDto): Promise<Page<Policy>> {
+    const qb = this.dataSource.getRepository(Policy).createQueryBuilder('p').where('p.workspace_id = :workspaceId', { workspaceId });
+    if (agentId) qb.andWhere('p.agent_id = :agentId', { agentId });
+    return paginate(qb, 'policies', workspaceId, page);
+  }
+
+  /** The agent's active policies, oldest first, each with its imported modules' current rules. */
+  async active(em: EntityManager, workspaceId: string, agentId: string): Promise<ActivePolicyRow[]> {
+    const rows = (await em.query(
+      `SELECT p.id, p.mode, p.per_transaction_cap_cents, p.velocity_cap_cents, p.velocity_window_seconds, p.monthly_cap_cents,
+              p.approval_threshold_cents, p.counterparty_allowlist, p.imports, p.rules,
+              COALESCE((SELECT json_agg(json_build_object('name', m.name, 'rules', m.rules))
+                          FROM policy_modules m WHERE m.workspace_id = p.workspace_id AND m.name = ANY (p.imports)), '[]') AS modules
+         FROM policies p
+        WHERE p.workspace_id = $1 AND p.agent_id = $2 AND p.status = 'active'
+        ORDER BY p.created_at, p.id`,
+      [workspaceId, agentId],
+    )) as RawPolicyRow[];
+    return rows.map((r) => ({
+      ...r,
+      per_transaction_cap_cents: cents(r.per_transaction_cap_cents),
+      velocity_cap_cents: cents(r.velocity_cap_cents),
+      monthly_cap_cents: cents(r.monthly_cap_cents),
+      approval_threshold_cents: cents(r.approval_threshold_cents),
+    }));
+  }
+}

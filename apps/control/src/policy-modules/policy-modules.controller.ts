@@ -1,0 +1,54 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ListQueryDto, mapPage } from '../common/pagination';
+import { TraceId } from '../common/trace-id.decorator';
+import { IdentityGuard } from '../identity/identity.guard';
+import { CurrentWorkspace, RequireCapability, WorkspaceAccessGuard } from '../workspaces/workspace-access.guard';
+import type { WorkspaceAccess } from '../workspaces/workspaces.repository';
+import { CreatePolicyModuleDto, UpdatePolicyModuleDto } from './dto/policy-module.dto';
+import { PolicyModulesService, presentPolicyModule } from './policy-modules.service';
+
+/** Policy modules are addressed by name; lists sort by name and page with `starting_after=<name>`. */
+@ApiTags('policy modules')
+@ApiBearerAuth('identity_token')
+@UseGuards(IdentityGuard, WorkspaceAccessGuard)
+@Controller('control/v1/workspaces/:workspace_slug/policy_modules')
+export class PolicyModulesController {
+  constructor(private readonly modules: PolicyModulesService) {}
+
+  @Post()
+  @RequireCapability('manage_policy')
+  async create(@CurrentWorkspace() { workspace, membership }: WorkspaceAccess, @Body() dto: CreatePolicyModuleDto, @TraceId() traceId: string) {
+    return { data: presentPolicyModule(await this.modules.create(workspace.id, dto, membership.user_sub, traceId)) };
+  }
+
+  @Get()
+  @RequireCapability('read')
+  async list(@CurrentWorkspace() { workspace }: WorkspaceAccess, @Query() query: ListQueryDto) {
+    return mapPage(await this.modules.list(workspace.id, query), presentPolicyModule);
+  }
+
+  @Get(':name')
+  @RequireCapability('read')
+  async get(@CurrentWorkspace() { workspace }: WorkspaceAccess, @Param('name') name: string) {
+    return { data: presentPolicyModule(await this.modules.get(workspace.id, name)) };
+  }
+
+  @Patch(':name')
+  @RequireCapability('manage_policy')
+  async update(
+    @CurrentWorkspace() { workspace, membership }: WorkspaceAccess,
+    @Param('name') name: string,
+    @Body() dto: UpdatePolicyModuleDto,
+    @TraceId() traceId: string,
+  ) {
+    return { data: presentPolicyModule(await this.modules.update(workspace.id, name, dto, membership.user_sub, traceId)) };
+  }
+
+  @Delete(':name')
+  @HttpCode(204)
+  @RequireCapability('manage_policy')
+  async delete(@CurrentWorkspace() { workspace, membership }: WorkspaceAccess, @Param('name') name: string, @TraceId() traceId: string) {
+    await this.modules.delete(workspace.id, name, membership.user_sub, traceId);
+  }
+}

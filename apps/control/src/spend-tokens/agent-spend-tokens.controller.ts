@@ -1,0 +1,30 @@
+import { Body, Controller, Get, Param, ParseUUIDPipe, Post, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Agent } from '../agents/agent.entity';
+import { AgentKeyGuard, CurrentAgent } from '../agents/agent-key.guard';
+import { ApiData } from '../common/openapi-responses';
+import { SpendTokenSchema } from './spend-token.schema';
+import { TraceId } from '../common/trace-id.decorator';
+import { MintSpendTokenDto } from './dto/mint-spend-token.dto';
+import { presentSpendToken, SpendTokensService } from './spend-tokens.service';
+
+/** Tokens an agent mints against its own budgets, reached with its key. */
+@ApiTags('agent spend tokens')
+@ApiBearerAuth('agent_key')
+@UseGuards(AgentKeyGuard)
+@Controller('control/v1/agent/spend_tokens')
+export class AgentSpendTokensController {
+  constructor(private readonly tokens: SpendTokensService) {}
+
+  @Post()
+  @ApiData(SpendTokenSchema, 201)
+  async mint(@CurrentAgent() agent: Agent, @Body() dto: MintSpendTokenDto, @TraceId() traceId: string) {
+    return { data: presentSpendToken(await this.tokens.mint(agent, dto, traceId)) };
+  }
+
+  @Get(':id')
+  @ApiData(SpendTokenSchema)
+  async get(@CurrentAgent() agent: Agent, @Param('id', ParseUUIDPipe) id: string) {
+    return { data: presentSpendToken(await this.tokens.get(agent.workspace_id, id, agent.id)) };
+  }
+}

@@ -1,0 +1,25 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsDateString, IsInt, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
+
+export class MintSpendTokenDto {
+  @ApiProperty({ format: 'uuid', description: 'An active budget of this agent' })
+  @IsUUID()
+  budget_id: string;
+
+  @ApiProperty({ minimum: 1, description: 'Largest payment the token authorizes, in minor units' })
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  amount_ceiling_cents: number;
+
+  @ApiPropertyOptional({ nullable: true, description: 'Pins the token to this payee' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 500)
+  counterparty?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, format: 'date-time', description: 'Must lie in the future' })
+  @IsOptional()
+  @IsDateString({ strict: true })
+  expires_at?: string | null;
+}

@@ -1,0 +1,32 @@
+import { Controller, Get, Param, ParseUUIDPipe, Query, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiData, ApiPage } from '../common/openapi-responses';
+import { SpendTokenSchema } from './spend-token.schema';
+import { IdentityGuard } from '../identity/identity.guard';
+import { CurrentWorkspace, RequireCapability, WorkspaceAccessGuard } from '../workspaces/workspace-access.guard';
+import type { WorkspaceAccess } from '../workspaces/workspaces.repository';
+import { ListSpendTokensDto } from './dto/list-spend-tokens.dto';
+import { presentSpendToken, SpendTokensService } from './spend-tokens.service';
+
+/** The workspace's read-only view of the tokens its agents minted. */
+@ApiTags('spend tokens')
+@ApiBearerAuth('identity_token')
+@UseGuards(IdentityGuard, WorkspaceAccessGuard)
+@RequireCapability('read')
+@Controller('control/v1/workspaces/:workspace_slug/spend_tokens')
+export class SpendTokensController {
+  constructor(private readonly tokens: SpendTokensService) {}
+
+  @Get()
+  @ApiPage(SpendTokenSchema)
+  list(@CurrentWorkspace() { workspace }: WorkspaceAccess, @Query() query: ListSpendTokensDto) {
+    const { limit, starting_after, ...filter } = query;
+    return this.tokens.list(workspace.id, filter, { limit, starting_after });
+  }
+
+  @Get(':id')
+  @ApiData(SpendTokenSchema)
+  async get(@CurrentWorkspace() { workspace }: WorkspaceAccess, @Param('id', ParseUUIDPipe) id: string) {
+    return { data: presentSpendToken(await this.tokens.get(workspace.id, id)) };
+  }
+}

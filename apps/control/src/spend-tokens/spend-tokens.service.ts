@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { Agent } from '../agents/agent.entity';
+import { AuditService } from '../audit/audit.service';
+import { BudgetsService } from '../budgets/budgets.service';
+import { notFound, unprocessable } from '../common/control-errors';
+import { ListQueryDto, mapPage } from '../common/pagination';
+import { MintSpendTokenDto } from './dto/mint-spend-token.dto';
+import { SpendToken, SpendTokenStatus } from './spend-token.entity';
+import { SpendTokensRepository } from './spend-tokens.repository';
+
+/** An issued token past its expiry reads as `expired` even before a sweep rewrites its row. */
+export function effectiveStatus(token: SpendToken, now = new Date()): SpendTokenStatus {
+  return token.status === 'issued' && token.expires_at !== null && token.expires_at <= now ? 'expired' : token.status;
+}
+
+export function presentSpendToken(token: SpendToken) {
+  return {
+    id: token.id,
+    agent_id: token.agent_id,
+    budget_id: token.budget_id,
+    amount_ceiling_cents: token.amount_ceiling_cents,
+    counterparty: token.counterparty,
+    expires_at: token.expires_at,
+    // Every token authorizes one payment; the field is here for the impact summary's shape.
+    single_use: true,
+    status: effectiveStatus(token),
+    consumed_at: token.consumed_at,
+    created_at: token.created_at,
+    updated_at: token.updated_at,
+  };
+}
+
+@Injectable()
+export class SpendTokensService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly tokens: SpendTokensRepository,
+    private readonly budgets: BudgetsService,
+    private readonly audit: AuditService,
+  ) {}
+
+  /** Mints a token against one of the agent's own active budgets. */
+  async mint(agent: Agent, dto: MintSpendTokenDto, traceId: string): Promise<SpendToken> {
+    const expiresAt = dto.expires_at ? new Date(dto.expires_at) : null;
+    if (expiresAt && expiresAt.getTime() <= Date.now()) throw unprocessable('expires_at must lie in the future');
+    const budget = await this.budgets.get(agent, dto.budget_id);
+    if (budget.status !== 'active') throw unprocessable(`The budget is ${budget.status}; tokens are minted against active budgets`);
+    return this.dataSource.transaction(async (em) => {
+      const token = await this.tokens.insert(em, agent.workspace_id, agent.id, {
+        budget_id: budget.id,
+        amount_ceiling_cents: dto.amount_ceiling_cents,
+        counterparty: dto.counterparty ?? null,
+        expires_at: expiresAt,
+      });
+      await this.audit.append(em, agent.workspace_id, {
+        subject_type: 'SpendToken',
+        subject_id: token.id,
+        action: 'spend_token.issued',
+        trace_id: traceId,
+        snapshot: presentSpendToken(token),
+        actor: { type: 'agent', id: agent.id },
+      });
+      return token;
+    });
+  }
+
+  async list(workspaceId: string, filter: { budget_id?: string; agent_id?: string }, page: ListQueryDto) {
+    return mapPage(await this.tokens.list(workspaceId, filter, page), presentSpendToken);
+  }
+
+  async get(workspaceId: string, id: string, agentId?: string): Promise<SpendToken> {
+    return (await this.tokens.find(workspaceId, id, agentId)) ?? Promise.reject(notFound('spend token'));
+  }
+}

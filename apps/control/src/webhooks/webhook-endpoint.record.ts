@@ -1,0 +1,33 @@
+/** A control webhook endpoint row; the secrets stay sealed. */
+export interface ControlWebhookEndpoint {
+  id: string;
+  url: string;
+  description: string | null;
+  enabledEvents: string[];
+  active: boolean;
+  previousSecretExpiresAt: Date | null;
+  lastDeliveredAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export const ENDPOINT_STATUSES = ['active', 'disabled'] as const;
+export type EndpointStatus = (typeof ENDPOINT_STATUSES)[number];
+
+export const CONTROL_ENDPOINT_COLUMNS = `id, url, description, enabled_events AS "enabledEvents", active,
+  previous_secret_expires_at AS "previousSecretExpiresAt", last_delivered_at AS "lastDeliveredAt",
+  created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+/** The endpoint as control's clients read it; `secret` is added on create and rotate only. */
+export function presentControlEndpoint(e: ControlWebhookEndpoint) {
+  return {
+    id: e.id,
+    url: e.url,
+    description: e.description,
+    status: (e.active ? 'active' : 'disabled') as EndpointStatus,
+    enabled_events: e.enabledEvents,
+    last_delivered_at: e.lastDeliveredAt?.toISOString() ?? null,
+    created_at: e.createdAt.toISOString(),
+    updated_at: e.updatedAt.toISOString(),
+  };
+}

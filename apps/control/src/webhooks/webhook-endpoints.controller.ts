@@ -1,0 +1,57 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { IdentityGuard } from '../identity/identity.guard';
+import { CurrentWorkspace, RequireCapability, WorkspaceAccessGuard } from '../workspaces/workspace-access.guard';
+import type { WorkspaceAccess } from '../workspaces/workspaces.repository';
+import { CreateControlWebhookEndpointDto } from './dto/create-webhook-endpoint.dto';
+import { presentControlEndpoint } from './webhook-endpoint.record';
+import { ControlEndpointWithSecret, ControlWebhookEndpointsService } from './webhook-endpoints.service';
+
+function withSecret({ endpoint, secret }: ControlEndpointWithSecret) {
+  return { data: { ...presentControlEndpoint(endpoint), secret } };
+}
+
+/** Control-layer webhook endpoints of a workspace (reference s.9 and s.12), apart from the ledger's. */
+@ApiTags('webhook endpoints')
+@ApiBearerAuth('identity_token')
+@UseGuards(IdentityGuard, WorkspaceAccessGuard)
+@Controller('control/v1/workspaces/:workspace_slug/webhook_endpoints')
+export class ControlWebhookEndpointsController {
+  constructor(private readonly endpoints: ControlWebhookEndpointsService) {}
+
+  @Get()
+  @RequireCapability('read')
+  @ApiOperation({ summary: "The workspace's endpoints, newest first, never with secrets (one page)" })
+  async list(@CurrentWorkspace() { workspace }: WorkspaceAccess) {
+    const data = (await this.endpoints.list(workspace.id)).map(presentControlEndpoint);
+    return { data, has_more: false, next_cursor: null };
+  }
+
+  @Post()
+  @RequireCapability('manage_policy')
+  @ApiOperation({ summary: 'Register an endpoint; its signing `secret` is returned this once. 422 for a refused URL or an unknown event' })
+  async create(@CurrentWorkspace() { workspace }: WorkspaceAccess, @Body() dto: CreateControlWebhookEndpointDto) {
+    return withSecret(await this.endpoints.create(workspace.id, dto));
+  }
+
+  @Get(':id')
+  @RequireCapability('read')
+  async get(@CurrentWorkspace() { workspace }: WorkspaceAccess, @Param('id', ParseUUIDPipe) id: string) {
+    return { data: presentControlEndpoint(await this.endpoints.get(workspace.id, id)) };
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @RequireCapability('manage_policy')
+  async remove(@CurrentWorkspace() { workspace }: WorkspaceAccess, @Param('id', ParseUUIDPipe) id: string): Promise<void> {
+    await this.endpoints.remove(workspace.id, id);
+  }
+
+  @Post(':id/rotate')
+  @HttpCode(200)
+  @RequireCapability('manage_policy')
+  @ApiOperation({ summary: 'New signing secret; for 24 hours deliveries are signed with the new and the previous one' })
+  async rotate(@CurrentWorkspace() { workspace }: WorkspaceAccess, @Param('id', ParseUUIDPipe) id: string) {
+    return withSecret(await this.endpoints.rotate(workspace.id, id, new Date()));
+  }
+}

@@ -1,0 +1,156 @@
+import { randomBytes } from 'node:crypto';
+import Stripe from 'stripe';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { startWebhookReceiver, startWorkerProcess, testRedisUrl, testSecretKey, WebhookReceiver, WorkerProcess } from '@bursar/testing';
+import { WebhookEventsService } from '../src/webhooks/webhook-events.service';
+import { bearer, createWorkspace, seatMember } from './control-fixtures';
+import { ControlTestApp, startControlTestApp } from './control-test-app';
+import { startTestIdentityProvider, TestIdentityProvider } from './test-identity-provider';
+
+const stripe = new Stripe('sk_test_unused');
+
+describe('control webhooks', () => {
+  const webhookEnv = {
+    WEBHOOK_SECRET_KEY: testSecretKey(),
+    WEBHOOK_QUEUE_PREFIX: `test-control-${randomBytes(4).toString('hex')}`,
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    WEBHOOK_RETRY_BASE_MS: '1',
+    WEBHOOK_RELAY_INTERVAL_MS: '10',
+  };
+  let idp: TestIdentityProvider;
+  let t: ControlTestApp;
+  let worker: WorkerProcess;
+  let receiver: WebhookReceiver;
+  let owner: string;
+  let member: string;
+  let workspaceId: string;
+
+  const http = () => request(t.app.getHttpServer());
+  const path = (rest = '') => `/control/v1/workspaces/hooks/webhook_endpoints${rest}`;
+  const emit = (type: string, data: object) =>
+    t.app.get(DataSource).transaction((m) => t.app.get(WebhookEventsService).emit(m, workspaceId, type, data));
+  const create = async (body: object = {}) =>
+    (await http().post(path()).set(bearer(owner)).send({ url: receiver.url, ...body }).expect(201)).body.data;
+  const attempts = (eventId: string): Promise<{ attempt: number; outcome: string }[]> =>
+    t.app.get(DataSource).query(
+      `SELECT a.attempt, a.outcome FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+       WHERE d.event_id = $1 ORDER BY a.started_at`,
+      [eventId],
+    );
+
+  beforeAll(async () => {
+    idp = await startTestIdentityProvider(['owner', 'member']);
+    t = await startControlTestApp('webhooks', { ...idp.env, ...webhookEnv });
+    worker = await startWorkerProcess({ REDIS_URL: testRedisUrl(), ...webhookEnv });
+    [owner, member] = await Promise.all([idp.token('owner'), idp.token('member')]);
+    workspaceId = (await createWorkspace(t.app, owner, { name: 'Hooks', slug: 'hooks' })).id;
+    await seatMember(t.app, workspaceId, 'member', 'member');
+  }, 30_000);
+  afterAll(async () => {
+    await worker.stop();
+    await t.close();
+    await idp.close();
+  });
+  beforeEach(async () => {
+    receiver = await startWebhookReceiver();
+  });
+  afterEach(async () => {
+    for (const e of (await http().get(path()).set(bearer(owner)).expect(200)).body.data) {
+      await http().delete(path(`/${e.id}`)).set(bearer(owner)).expect(204);
+    }
+    await receiver.close();
+  });
+
+  it('registers an endpoint with a one-time secret and validates the event set', async () => {
+    const created = await create({ enabled_events: ['budget.low', 'approval.resolved'] });
+    expect(created).toEqual({
+      id: expect.any(String),
+      url: receiver.url,
+      description: null,
+      status: 'active',
+      enabled_events: ['budget.low', 'approval.resolved'],
+      last_delivered_at: null,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{40,}$/),
+    });
+    const list = await http().get(path()).set(bearer(member)).expect(200);
+    expect(list.body).toEqual({ data: [expect.not.objectContaining({ secret: expect.anything() })], has_more: false, next_cursor: null });
+    expect((await http().get(path(`/${created.id}`)).set(bearer(member)).expect(200)).body.data).not.toHaveProperty('secret');
+
+    await http().post(path()).set(bearer(owner)).send({ url: receiver.url, enabled_events: ['budget.exploded'] }).expect(422);
+    await http().post(path()).set(bearer(owner)).send({ url: 'gopher://x' }).expect(422);
+    await http().post(path()).set(bearer(owner)).send({}).expect(400);
+    await http().post(path()).set(bearer(member)).send({ url: receiver.url }).expect(403);
+    await http().delete(path(`/${created.id}`)).set(bearer(member)).expect(403);
+  });
+
+  it("delivers subscribed events as {id, type, created_at, data}, verifiable with Stripe's library", async () => {
+    const all = await create();
+    const lowOnly = await create({ enabled_events: ['budget.low'] });
+    const approval = await emit('approval.resolved', { id: 'intent-1', resolution: 'approved' });
+    const low = await emit('budget.low', { id: 'budget-1' });
+    const received = await receiver.waitFor(3);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(receiver.received).toHaveLength(3);
+    const bySecret = (secret: string) =>
+      received.flatMap((r) => {
+        try {
+          return [stripe.webhooks.constructEvent(r.body, String(r.headers['bursar-signature']), secret)];
+        } catch {
+          return [];
+        }
+      });
+    expect(bySecret(all.secret).map((e) => e.id).sort()).toEqual([approval.id, low.id].sort());
+    expect(bySecret(lowOnly.secret).map((e) => e.id)).toEqual([low.id]);
+    const approvalBody = received.find((r) => r.headers['bursar-event-id'] === approval.id)?.body ?? '{}';
+    expect(JSON.parse(approvalBody)).toEqual({
+      id: approval.id, type: 'approval.resolved', created_at: approval.createdAt.toISOString(), data: { id: 'intent-1', resolution: 'approved' },
+    });
+  });
+
+  it('rotates: two signatures for the overlap, then deletes', async () => {
+    const endpoint = await create();
+    const rotated = (await http().post(path(`/${endpoint.id}/rotate`)).set(bearer(owner)).expect(200)).body.data;
+    expect(rotated.secret).toMatch(/^whsec_/);
+    expect(rotated.secret).not.toBe(endpoint.secret);
+    await emit('budget.low', { id: 'b' });
+    const [received] = await receiver.waitFor(1);
+    const header = String(received.headers['bursar-signature']);
+    expect(header.match(/v1=/g)).toHaveLength(2);
+    for (const secret of [endpoint.secret, rotated.secret]) expect(stripe.webhooks.constructEvent(received.body, header, secret).type).toBe('budget.low');
+
+    await http().delete(path(`/${endpoint.id}`)).set(bearer(owner)).expect(204);
+    await http().get(path(`/${endpoint.id}`)).set(bearer(owner)).expect(404);
+    await http().post(path(`/${endpoint.id}/rotate`)).set(bearer(owner)).expect(404);
+  });
+
+  it('follows the reference schedule: eight attempts, then failed', async () => {
+    await create();
+    receiver.respondWith(() => 500);
+    const event = await emit('payment.failed', { id: 'p' });
+    await receiver.waitFor(8, 15_000);
+    const deadline = Date.now() + 5_000;
+    while ((await attempts(event.id)).length < 8 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    expect((await attempts(event.id)).map((a) => a.outcome)).toEqual(Array(8).fill('failed'));
+    const [delivery] = await t.app.get(DataSource).query('SELECT status, attempt FROM webhook_deliveries WHERE event_id = $1', [event.id]);
+    expect(delivery).toEqual({ status: 'dead', attempt: 8 });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(receiver.received).toHaveLength(8);
+  }, 20_000);
+
+  it('refuses private endpoint URLs unless WEBHOOK_ALLOW_PRIVATE_URLS is true', async () => {
+    const strict = await startControlTestApp('webhooks_strict', idp.env);
+    try {
+      await createWorkspace(strict.app, owner, { name: 'Strict', slug: 'strict' });
+      for (const url of ['http://127.0.0.1:8080/x', 'http://localhost/x', 'http://192.168.0.10/x']) {
+        const res = await request(strict.app.getHttpServer())
+          .post('/control/v1/workspaces/strict/webhook_endpoints').set(bearer(owner)).send({ url }).expect(422);
+        expect(res.body.error.message).toMatch(/private/);
+      }
+    } finally {
+      await strict.close();
+    }
+  });
+});

@@ -1,0 +1,61 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Allow, IsIn, IsObject, IsOptional, IsString, Length, Matches, ValidateIf } from 'class-validator';
+import { ACCOUNT_ID_PATTERN, FUND_CLASSIFICATIONS, FundClassification } from '../account-kinds';
+
+/** Settable fields; nullable ones accept null to clear. The fixed fields are accepted only to refuse a change. */
+export class UpdateAccountDto {
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @Length(1, 500)
+  name?: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  @IsOptional()
+  @IsObject()
+  metadata?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ nullable: true })
+  @ValidateIf((_, v) => v !== null && v !== undefined)
+  @IsString()
+  @Matches(ACCOUNT_ID_PATTERN)
+  parent_id?: string | null;
+
+  @ApiPropertyOptional({ nullable: true })
+  @ValidateIf((_, v) => v !== null && v !== undefined)
+  @IsString()
+  @Length(1, 200)
+  ledgerable_type?: string | null;
+
+  @ApiPropertyOptional({ nullable: true })
+  @ValidateIf((_, v) => v !== null && v !== undefined)
+  @IsString()
+  @Length(1, 200)
+  ledgerable_id?: string | null;
+
+  @ApiPropertyOptional({ enum: FUND_CLASSIFICATIONS })
+  @IsOptional()
+  @IsIn(FUND_CLASSIFICATIONS)
+  fund_classification?: FundClassification;
+
+  @ApiPropertyOptional({ nullable: true, description: 'Set with custody_external_id, or clear both with null' })
+  @ValidateIf((_, v) => v !== null && v !== undefined)
+  @IsString()
+  @Length(1, 200)
+  custody_provider?: string | null;
+
+  @ApiPropertyOptional({ nullable: true })
+  @ValidateIf((_, v) => v !== null && v !== undefined)
+  @IsString()
+  @Length(1, 200)
+  custody_external_id?: string | null;
+
+  /** Fixed at creation: a different value is 409 immutable_field. */
+  @Allow() id?: unknown;
+  @Allow() type?: unknown;
+  @Allow() currency?: unknown;
+  @Allow() overdraft_policy?: unknown;
+  @Allow() overdraft_limit?: unknown;
+}
+
+export const FIXED_ACCOUNT_FIELDS = ['id', 'type', 'currency', 'overdraft_policy', 'overdraft_limit'] as const;

@@ -1,0 +1,25 @@
+import { DataSource, EntityTarget, FindOptionsWhere, ObjectLiteral } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+
+/**
+ * Runs `change` on the row matching `where` while it is locked (SELECT ... FOR UPDATE), so a
+ * precondition `change` checks still holds when the update lands. `change` returns the columns to
+ * set, or null/{} to leave the row as it is. Null when no row matches.
+ */
+export function updateLocked<T extends ObjectLiteral>(
+  dataSource: DataSource,
+  entity: EntityTarget<T>,
+  where: FindOptionsWhere<T>,
+  change: (current: T) => Partial<T> | null,
+): Promise<T | null> {
+  return dataSource.transaction(async (manager) => {
+    const rows = manager.getRepository(entity);
+    const current = await rows.findOne({ where, lock: { mode: 'pessimistic_write' } });
+    if (!current) return null;
+    const changes = change(current);
+    if (!changes || Object.keys(changes).length === 0) return current;
+    // jsonb columns are written whole; TypeORM's deep-partial typing does not model that.
+    await rows.update(where, changes as QueryDeepPartialEntity<T>);
+    return rows.findOneByOrFail(where);
+  });
+}

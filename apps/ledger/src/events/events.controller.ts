@@ -1,0 +1,28 @@
+import { Get, Param, Query } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import { RequireScope } from '../auth/require-scope.decorator';
+import { LedgerApiController } from '../common/ledger-api-controller.decorator';
+import { LedgerScope } from '../common/mode';
+import { CurrentLedger } from '../ledgers/current-ledger.decorator';
+import { ListEventsQuery } from './dto/list-events.query';
+import { presentEvent } from './event.record';
+import { EventsService } from './events.service';
+import { parseSince } from './since';
+
+@LedgerApiController('events', 'Events')
+export class EventsController {
+  constructor(private readonly events: EventsService) {}
+
+  @Get()
+  @RequireScope('ledger:read')
+  @ApiOperation({ summary: 'The events tail: every state change of the ledger, newest first' })
+  list(@CurrentLedger() ledger: LedgerScope, @Query() query: ListEventsQuery) {
+    return this.events.list(ledger, { type: query.type, resourceId: query.resource_id, since: parseSince(query.since) }, query);
+  }
+
+  @Get(':id')
+  @RequireScope('ledger:read')
+  async get(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string) {
+    return presentEvent(await this.events.get(ledger, id));
+  }
+}

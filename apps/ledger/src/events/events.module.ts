@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { LedgersModule } from '../ledgers/ledgers.module';
+import { EventsController } from './events.controller';
+import { EventsRepository } from './events.repository';
+import { EventsService } from './events.service';
+
+/** The events log. Feature modules import it to call EventsService.record in their transactions. */
+@Module({
+  imports: [AuthModule, LedgersModule],
+  controllers: [EventsController],
+  providers: [EventsRepository, EventsService],
+  exports: [EventsService],
+})
+export class EventsModule {}

@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { SecretBox } from '@bursar/crypto';
+import { LOGGER } from '@bursar/service-kit';
+import { LedgerSettings } from '../config/ledger.settings';
+import { IdempotencyErrors } from './idempotency-errors';
+import { IdempotencyRepository, KeyScope } from './idempotency.repository';
+
+/** A request still "in progress" after this long is presumed dead and its key may be taken over. */
+export const IN_FLIGHT_TIMEOUT_MS = 60_000;
+const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
+export type ClaimOutcome = { kind: 'claimed' } | { kind: 'replay'; status: number; body: unknown };
+
+/** JSON with object keys sorted, so a retry that reorders fields is still the same request. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** What makes two requests "the same" for a key: path (with its ids), ledger choice, query and body. */
+export function fingerprintOf(parts: { path: string; ledger: string; query: unknown; body: unknown }): string {
+  return createHash('sha256').update(canonical(parts)).digest('hex');
+}
+
+/** Binds a sealed response to its key, so it cannot be replayed under another. */
+function aadOf(s: KeyScope): string {
+  return [s.organizationId, s.mode, s.clientId, s.route, s.key].join('\n');
+}
+
+@Injectable()
+export class IdempotencyService implements OnModuleInit, OnModuleDestroy {
+  private sweeper?: NodeJS.Timeout;
+  private readonly box: SecretBox;
+
+  constructor(
+    private readonly keys: IdempotencyRepository,
+    private readonly settings: LedgerSettings,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    this.box = SecretBox.fromBase64(settings.LEDGER_SECRET_KEY);
+  }
+
+  /**
+   * Claims `scope` for a request with `fingerprint`, or says what to answer instead: the stored
+   * result of the same request (replay), 409 `in_progress` while it is still running, or 409
+   * `already_exists` when the key was used for a different request.
+   */
+  async claim(scope: KeyScope, fingerprint: string): Promise<ClaimOutcome> {
+    // A key released between our INSERT and SELECT is simply claimed on the next pass.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const staleBefore = new Date(Date.now() - IN_FLIGHT_TIMEOUT_MS);
+      if (await this.keys.claim(scope, fingerprint, staleBefore, this.expiredBefore())) return { kind: 'claimed' };
+      const stored = await this.keys.find(scope);
+      if (!stored) continue;
+      if (stored.fingerprint !== fingerprint) {
+        throw IdempotencyErrors.error('already_exists', {
+          param: 'Idempotency-Key',
+          hint: 'Use a new key for a different request; reuse a key only to retry the identical request',
+          details: { idempotency_key: scope.key },
+        });
+      }
+      if (stored.state === 'in_progress') {
+        throw IdempotencyErrors.error('in_progress', {
+          hint: 'Retry shortly with the same key to get the result',
+          details: { idempotency_key: scope.key },
+          headers: { 'Retry-After': '1' },
+        });
+      }
+      const body = stored.responseBody === null ? null : JSON.parse(this.box.decrypt(stored.responseBody, aadOf(scope)));
+      return { kind: 'replay', status: stored.responseStatus ?? 200, body };
+    }
+    throw IdempotencyErrors.error('in_progress', { details: { idempotency_key: scope.key }, headers: { 'Retry-After': '1' } });
+  }
+
+  /** Stores the response sealed: replayed bodies can hold secrets shown once. */
+  complete(scope: KeyScope, status: number, body: unknown): Promise<void> {
+    return this.keys.complete(scope, status, this.box.encrypt(JSON.stringify(body ?? null), aadOf(scope)));
+  }
+
+  release(scope: KeyScope): Promise<void> {
+    return this.keys.release(scope);
+  }
+
+  onModuleInit(): void {
+    if (!this.retentionMs()) return;
+    this.sweeper = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS);
+    this.sweeper.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.sweeper);
+  }
+
+  async sweep(): Promise<number> {
+    const before = this.expiredBefore();
+    if (!before) return 0;
+    try {
+      return await this.keys.purge(before);
+    } catch (err) {
+      this.logger.warn({ err }, 'idempotency key sweep failed; retrying next interval');
+      return 0;
+    }
+  }
+
+  private retentionMs(): number {
+    return this.settings.LEDGER_IDEMPOTENCY_RETENTION_HOURS * 60 * 60 * 1000;
+  }
+
+  /** Results completed before this are forgotten; null while keys are kept forever (the default). */
+  private expiredBefore(): Date | null {
+    return this.retentionMs() ? new Date(Date.now() - this.retentionMs()) : null;
+  }
+}

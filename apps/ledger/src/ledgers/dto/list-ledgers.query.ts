@@ -1,0 +1,16 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional } from 'class-validator';
+import { Mode, MODES } from '../../common/mode';
+import { PageQuery } from '../../common/pagination';
+
+export class ListLedgersQuery extends PageQuery {
+  @ApiPropertyOptional({ enum: MODES, description: "Only the token's mode has rows; the other mode lists nothing" })
+  @IsOptional()
+  @IsIn(MODES)
+  mode?: Mode;
+
+  @ApiPropertyOptional({ enum: ['true', 'false'], default: 'false' })
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  include_archived?: 'true' | 'false';
+}

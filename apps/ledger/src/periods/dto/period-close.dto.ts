@@ -1,0 +1,54 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsIn, IsISO8601, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { LedgerSelectionQuery } from '../../common/pagination';
+
+export class CreatePeriodCloseDto {
+  @ApiProperty({ format: 'date-time', description: 'Inclusive start of the closed window of value dates' })
+  @IsISO8601({ strict: true })
+  period_start: string;
+
+  @ApiProperty({ format: 'date-time', description: 'Exclusive end; the trial balance is frozen at this instant' })
+  @IsISO8601({ strict: true })
+  period_end: string;
+
+  @ApiProperty({ description: 'Free label of who closes (not a service identity)' })
+  @IsString()
+  @Length(1, 200)
+  closed_by_label: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  note?: string;
+
+  @ApiPropertyOptional({ default: false, description: 'Close even when the trial balance does not net to zero; recorded' })
+  @IsOptional()
+  @IsBoolean()
+  force?: boolean;
+}
+
+export class ReopenPeriodDto {
+  @ApiProperty()
+  @IsString()
+  @Length(1, 200)
+  reopened_by_label: string;
+}
+
+export class ListPeriodClosesQuery extends LedgerSelectionQuery {
+  @ApiPropertyOptional({ enum: ['true', 'false'], default: 'true' })
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  include_reopened?: 'true' | 'false';
+
+  /** Accepted for client compatibility; the list is always one page. */
+  @ApiPropertyOptional({ description: 'Ignored: the list never paginates' })
+  @IsOptional()
+  @IsString()
+  limit?: string;
+
+  @ApiPropertyOptional({ description: 'Ignored: the list never paginates' })
+  @IsOptional()
+  @IsString()
+  cursor?: string;
+}

@@ -1,0 +1,6 @@
+import { ErrorCatalog } from '@bursar/errors';
+
+export const PeriodErrors = new ErrorCatalog({
+  period_close_imbalanced: { status: 422, message: 'The trial balance at period_end does not net to zero in every currency' },
+  already_exists: { status: 409, message: 'A closed period already covers part of this window' },
+});

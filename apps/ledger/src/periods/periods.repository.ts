@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { LedgerScope } from '../common/mode';
+import { PeriodCloseEntity } from './period-close.entity';
+
+export type NewPeriodClose = Pick<
+  PeriodCloseEntity,
+  'periodStart' | 'periodEnd' | 'closedByLabel' | 'note' | 'forced' | 'forcedByLabel' | 'forcedAt' | 'trialBalance'
+>;
+
+@Injectable()
+export class PeriodsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  private rows(manager?: EntityManager): Repository<PeriodCloseEntity> {
+    return (manager ?? this.dataSource.manager).getRepository(PeriodCloseEntity);
+  }
+
+  /** A close still in force whose window overlaps [start, end). */
+  findOverlapping(manager: EntityManager, scope: LedgerScope, start: Date, end: Date): Promise<PeriodCloseEntity | null> {
+    return this.rows(manager)
+      .createQueryBuilder('c')
+      .where('c.ledger_id = :ledgerId AND c.reopened_at IS NULL AND c.period_start < :end AND c.period_end > :start', {
+        ledgerId: scope.ledgerId,
+        start,
+        end,
+      })
+      .getOne();
+  }
+
+  async insert(manager: EntityManager, scope: LedgerScope, close: NewPeriodClose): Promise<PeriodCloseEntity> {
+    const result = await this.rows(manager)
+      .createQueryBuilder()
+      .insert()
+      .values({ ...close, ledgerId: scope.ledgerId } as QueryDeepPartialEntity<PeriodCloseEntity>)
+      .returning('id')
+      .execute();
+    return (await this.findById(scope, (result.raw as { id: string }[])[0].id, manager))!;
+  }
+
+  findById(scope: LedgerScope, id: string, manager?: EntityManager): Promise<PeriodCloseEntity | null> {
+    return this.rows(manager).findOneBy({ ledgerId: scope.ledgerId, id });
+  }
+
+  lock(manager: EntityManager, scope: LedgerScope, id: string): Promise<PeriodCloseEntity | null> {
+    return this.rows(manager)
+      .createQueryBuilder('c')
+      .setLock('pessimistic_write')
+      .where('c.ledger_id = :ledgerId AND c.id = :id', { ledgerId: scope.ledgerId, id })
+      .getOne();
+  }
+
+  async reopen(manager: EntityManager, scope: LedgerScope, id: string, label: string): Promise<void> {
+    await this.rows(manager).update({ ledgerId: scope.ledgerId, id }, { reopenedAt: new Date(), reopenedByLabel: label });
+  }
+
+  /** Newest period first. */
+  list(scope: LedgerScope, includeReopened: boolean): Promise<PeriodCloseEntity[]> {
+    const qb = this.rows().createQueryBuilder('c').where('c.ledger_id = :ledgerId', { ledgerId: scope.ledgerId });
+    if (!includeReopened) qb.andWhere('c.reopened_at IS NULL');
+    return qb.orderBy('c.period_start', 'DESC').addOrderBy('c.created_at', 'DESC').getMany();
+  }
+}

@@ -1,0 +1,27 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsISO8601, IsObject, IsOptional, IsString } from 'class-validator';
+import { PostingPageQuery } from '../../common/pagination';
+
+export class ListPostingsQuery extends PostingPageQuery {
+  @ApiPropertyOptional({ enum: ['true', 'false'] })
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  reconciled?: 'true' | 'false';
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  account?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'value_date strictly before this instant' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  before_value_date?: string;
+}
+
+export class AccountPostingsQuery extends PostingPageQuery {
+  @ApiPropertyOptional({ description: 'tags[key]=value, ANDed', type: 'object', additionalProperties: { type: 'string' } })
+  @IsOptional()
+  @IsObject()
+  tags?: Record<string, string>;
+}

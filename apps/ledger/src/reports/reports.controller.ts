@@ -1,0 +1,66 @@
+import { Get, Query, Req, Res } from '@nestjs/common';
+import { ApiOperation, ApiProduces } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { RequireScope } from '../auth/require-scope.decorator';
+import { LedgerApiController } from '../common/ledger-api-controller.decorator';
+import { LedgerScope } from '../common/mode';
+import { CurrentLedger } from '../ledgers/current-ledger.decorator';
+import { PeriodReportQuery, PointInTimeQuery } from './dto/report-queries';
+import { toCsv, wantsCsv } from './report-csv';
+import { Report, ReportsService } from './reports.service';
+
+const dateOr = (value: string | undefined, fallback: Date) => (value ? new Date(value) : fallback);
+
+@LedgerApiController('reports', 'Reports')
+export class ReportsController {
+  constructor(private readonly reports: ReportsService) {}
+
+  /**
+   * CSV (`format=csv` or `Accept: text/csv`, the header wins) or the single-resource envelope. These
+   * routes write their own response, since one of the two bodies is not JSON.
+   */
+  private send(req: Request, res: Response, format: string | undefined, report: Report): void {
+    if (wantsCsv(req, format)) {
+      res.status(200).type('text/csv').send(toCsv(report.csvAccounts, report.csvTotals));
+      return;
+    }
+    res.status(200).json({ data: report.body, livemode: req.livemode ?? false, request_id: String(req.id) });
+  }
+
+  @Get('trial_balance')
+  @RequireScope('ledger:read')
+  @ApiProduces('application/json', 'text/csv')
+  @ApiOperation({ summary: 'Every account at `at` (value_date); healthy when every currency nets to zero' })
+  async trialBalance(@CurrentLedger() ledger: LedgerScope, @Query() q: PointInTimeQuery, @Req() req: Request, @Res() res: Response) {
+    const report = await this.reports.trialBalance(ledger, dateOr(q.at, new Date()), { currency: q.currency, includeZero: q.include_zero === 'true' });
+    this.send(req, res, q.format, report);
+  }
+
+  @Get('balance_sheet')
+  @RequireScope('ledger:read')
+  @ApiProduces('application/json', 'text/csv')
+  @ApiOperation({ summary: 'Assets, liabilities, equity and retained earnings (revenue minus expense) at `at`' })
+  async balanceSheet(@CurrentLedger() ledger: LedgerScope, @Query() q: PointInTimeQuery, @Req() req: Request, @Res() res: Response) {
+    this.send(req, res, q.format, await this.reports.balanceSheet(ledger, dateOr(q.at, new Date()), { currency: q.currency }));
+  }
+
+  @Get('income_statement')
+  @RequireScope('ledger:read')
+  @ApiProduces('application/json', 'text/csv')
+  @ApiOperation({ summary: 'Revenue, expense and net income over [from, to), optionally bucketed by granularity' })
+  async incomeStatement(@CurrentLedger() ledger: LedgerScope, @Query() q: PeriodReportQuery, @Req() req: Request, @Res() res: Response) {
+    const from = q.from ? new Date(q.from) : null;
+    const report = await this.reports.incomeStatement(ledger, from, dateOr(q.to, new Date()), q.granularity, { currency: q.currency });
+    this.send(req, res, q.format, report);
+  }
+
+  @Get('cash_flow')
+  @RequireScope('ledger:read')
+  @ApiProduces('application/json', 'text/csv')
+  @ApiOperation({ summary: 'Net change of asset accounts over [from, to), bucketed by the kind of the opposite legs; pending excluded' })
+  async cashFlow(@CurrentLedger() ledger: LedgerScope, @Query() q: PeriodReportQuery, @Req() req: Request, @Res() res: Response) {
+    const from = q.from ? new Date(q.from) : null;
+    const report = await this.reports.cashFlow(ledger, from, dateOr(q.to, new Date()), q.granularity, { currency: q.currency });
+    this.send(req, res, q.format, report);
+  }
+}

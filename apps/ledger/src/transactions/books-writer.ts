@@ -1,0 +1,177 @@
+import { Injectable } from '@nestjs/common';
+import { QueryFailedError, EntityManager } from 'typeorm';
+import { BalanceFigures, balanceFigures, BalanceTotals, ZERO_TOTALS } from '../balances/balance';
+import { LedgerScope } from '../common/mode';
+import { PlannedPosting, TransactionPlan } from './transaction-plan';
+import { TransactionErrors } from './transaction-errors';
+import { BalanceDelta, LockedAccount, TransactionsRepository, WrittenTransaction } from './transactions.repository';
+
+/** What a write produced: the rows, and every touched account as it stands after the write. */
+export interface WriteOutcome extends WrittenTransaction {
+  touched: LockedAccount[];
+}
+
+/** Raised when the idempotency key already names a transaction; nothing was written. */
+export class KeyTaken extends Error {
+  constructor(readonly key: string) {
+    super(`idempotency key ${key} already names a transaction`);
+  }
+}
+
+function totalsDelta(postings: PlannedPosting[], sign: 1n | -1n, into: Map<string, BalanceTotals>): void {
+  for (const p of postings) {
+    const t = into.get(p.account) ?? { ...ZERO_TOTALS };
+    const amount = sign * p.amount;
+    if (p.pending) {
+      if (p.direction === 'debit') t.pendingDebits += amount;
+      else t.pendingCredits += amount;
+    } else if (p.direction === 'debit') t.postedDebits += amount;
+    else t.postedCredits += amount;
+    into.set(p.account, t);
+  }
+}
+
+function addTotals(a: BalanceTotals, b: BalanceTotals): BalanceTotals {
+  return {
+    postedDebits: a.postedDebits + b.postedDebits,
+    postedCredits: a.postedCredits + b.postedCredits,
+    pendingDebits: a.pendingDebits + b.pendingDebits,
+    pendingCredits: a.pendingCredits + b.pendingCredits,
+  };
+}
+
+/** The balance-row changes of a plan: its postings added, the pending legs it voids taken out. */
+export function deltasOf(plan: Pick<TransactionPlan, 'postings' | 'voids'>): BalanceDelta[] {
+  const deltas = new Map<string, BalanceTotals>();
+  totalsDelta(plan.postings, 1n, deltas);
+  if (plan.voids) totalsDelta(plan.voids.postings, -1n, deltas);
+  return [...deltas].map(([account, totals]) => ({ account, totals }));
+}
+
+/** The Postgres error our closed-period trigger raises. */
+export function isPeriodClosedError(err: unknown): boolean {
+  return err instanceof QueryFailedError && (err.driverError as { code?: string }).code === 'BK001';
+}
+
+function checkAvailable(account: LockedAccount, before: BalanceFigures, after: BalanceFigures): void {
+  if (account.overdraftPolicy !== 'none' || after.available >= before.available) return;
+  const floor = -account.overdraftLimit;
+  if (after.available >= floor) return;
+  throw TransactionErrors.error('insufficient_funds', {
+    message: `Account ${account.id} would fall to an available balance of ${after.available} (floor ${floor})`,
+    hint: 'Fund the account first, or raise its overdraft_limit on a new account',
+    details: {
+      account: account.id,
+      currency: account.currency,
+      available: before.available.toString(),
+      available_after: after.available.toString(),
+      overdraft_limit: account.overdraftLimit.toString(),
+    },
+  });
+}
+
+/**
+ * The one write path of the books. Every check runs against accounts locked in id order, in
+ * memory, before anything is written; the write itself is one statement. `book` is the set of
+ * locked accounts, updated in place on success, so several plans can share one database
+ * transaction (group commit) and see each other's effects.
+ */
+@Injectable()
+export class BooksWriter {
+  constructor(private readonly transactions: TransactionsRepository) {}
+
+  lock(manager: EntityManager, scope: LedgerScope, plans: TransactionPlan[]): Promise<Map<string, LockedAccount>> {
+    const ids = plans.flatMap((p) => [
+      ...p.postings.map((x) => x.account),
+      ...(p.voids?.postings.map((x) => x.account) ?? []),
+      ...p.conditions.map((c) => c.account),
+    ]);
+    return this.transactions.lockAccounts(manager, scope, ids);
+  }
+
+  /** Checks `plan` against the locked `book` and returns the accounts as they would stand after it. */
+  check(plan: TransactionPlan, book: Map<string, LockedAccount>): LockedAccount[] {
+    const unknown = plan.postings.map((p, i) => [p, i] as const).filter(([p]) => !book.has(p.account));
+    if (unknown.length > 0) {
+      throw TransactionErrors.error('unknown_account', {
+        message: `No account ${unknown.map(([p]) => p.account).join(', ')} in this ledger`,
+        param: `postings.${unknown[0][1]}.account`,
+        details: { accounts: [...new Set(unknown.map(([p]) => p.account))] },
+      });
+    }
+    plan.postings.forEach((p, i) => {
+      const account = book.get(p.account)!;
+      if (p.currency !== account.currency) {
+        throw TransactionErrors.error('currency_mismatch', {
+          message: `Posting ${i} is in ${p.currency} but account ${account.id} holds ${account.currency}`,
+          param: `postings.${i}.currency`,
+          details: { account: account.id, account_currency: account.currency, posting_currency: p.currency },
+        });
+      }
+      if (account.status === 'closed') {
+        throw TransactionErrors.error('account_closed', { param: `postings.${i}.account`, details: { account: account.id } });
+      }
+    });
+    this.checkConditions(plan, book);
+    const after: LockedAccount[] = [];
+    for (const delta of deltasOf(plan)) {
+      const account = book.get(delta.account)!;
+      const next = { ...account, totals: addTotals(account.totals, delta.totals) };
+      checkAvailable(account, balanceFigures(account.type, account.totals), balanceFigures(account.type, next.totals));
+      after.push(next);
+    }
+    return after;
+  }
+
+  /**
+   * Checks and writes `plan` inside the caller's database transaction, with its accounts already
+   * locked in `book`. Throws KeyTaken when the idempotency key is used, coded errors otherwise;
+   * the caller rolls back on any throw.
+   */
+  async apply(manager: EntityManager, scope: LedgerScope, plan: TransactionPlan, book: Map<string, LockedAccount>): Promise<WriteOutcome> {
+    const after = this.check(plan, book);
+    let written: WrittenTransaction | null;
+    try {
+      written = await this.transactions.write(manager, scope, plan, deltasOf(plan));
+    } catch (err) {
+      if (isPeriodClosedError(err)) throw periodClosed(plan.valueDate);
+      throw err;
+    }
+    if (!written) throw new KeyTaken(plan.idempotencyKey ?? '');
+    if (written.refs.length < plan.externalRefs.length) {
+      const taken = plan.externalRefs.find((r) => !written.refs.some((w) => w.rail === r.rail && w.refKind === r.kind && w.value === r.value));
+      throw TransactionErrors.error('duplicate_external_ref', {
+        param: 'external_refs',
+        details: { rail: taken?.rail, kind: taken?.kind, value: taken?.value },
+      });
+    }
+    for (const account of after) book.set(account.id, account);
+    return { ...written, touched: after };
+  }
+
+  private checkConditions(plan: TransactionPlan, book: Map<string, LockedAccount>): void {
+    plan.conditions.forEach((c, i) => {
+      const account = book.get(c.account);
+      const fail = (condition: string, actual: string | number | null) => {
+        throw TransactionErrors.error('precondition_failed', {
+          message: `Condition ${i} on account ${c.account} does not hold (${condition})`,
+          param: `conditions.${i}`,
+          details: { account: c.account, condition, actual },
+        });
+      };
+      if (!account) return fail('account exists', null);
+      const available = balanceFigures(account.type, account.totals).available;
+      if (c.lockVersion !== undefined && c.lockVersion !== account.lockVersion) fail('lock_version', account.lockVersion);
+      if (c.minAvailable !== undefined && available < c.minAvailable) fail('min_available_balance', available.toString());
+      if (c.maxAvailable !== undefined && available > c.maxAvailable) fail('max_available_balance', available.toString());
+    });
+  }
+}
+
+export function periodClosed(valueDate: Date) {
+  return TransactionErrors.error('period_closed', {
+    message: `value_date ${valueDate.toISOString()} falls inside a closed period`,
+    param: 'value_date',
+    hint: 'Date the transaction after the closed period, or reopen the period first',
+  });
+}

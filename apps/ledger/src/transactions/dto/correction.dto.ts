@@ -1,0 +1,23 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsObject, IsOptional, IsString, Matches } from 'class-validator';
+import { CURRENCY_PATTERN } from '../../accounts/currencies';
+import { IsMinorUnits } from '../../balances/minor-units.validator';
+
+/** Body of reverse (all optional: no amount reverses the whole) and refund (amount required). */
+export class CorrectionDto {
+  @ApiPropertyOptional({ description: 'Part of the original gross in `currency` to give back; omit on reverse to undo it all' })
+  @IsOptional()
+  @IsMinorUnits(1)
+  amount?: string | number;
+
+  @ApiPropertyOptional({ description: 'Currency of amount; required when the original spans several' })
+  @IsOptional()
+  @IsString()
+  @Matches(CURRENCY_PATTERN)
+  currency?: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  @IsOptional()
+  @IsObject()
+  metadata?: Record<string, unknown>;
+}

@@ -1,0 +1,178 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsObject,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Min,
+  ValidateBy,
+  ValidateNested,
+} from 'class-validator';
+import { ACCOUNT_ID_PATTERN, Direction } from '../../accounts/account-kinds';
+import { CURRENCY_PATTERN } from '../../accounts/currencies';
+import { IsMinorUnits } from '../../balances/minor-units.validator';
+
+/** A flat map of string values (posting tags). */
+function IsStringMap(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isStringMap',
+    validator: {
+      validate: (v) =>
+        typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string'),
+      defaultMessage: () => 'tags must be an object of string values',
+    },
+  });
+}
+
+const SIGNED_DIGITS = /^-?\d{1,1000}$/;
+
+export class PostingInputDto {
+  @ApiProperty({ description: 'Account id' })
+  @IsString()
+  @Matches(ACCOUNT_ID_PATTERN)
+  account: string;
+
+  @ApiProperty({ description: 'Positive integer minor units as a digit string (any size) or a safe integer' })
+  @IsMinorUnits(1)
+  amount: string | number;
+
+  @ApiProperty({ description: "Must equal the account's currency" })
+  @IsString()
+  @Matches(CURRENCY_PATTERN)
+  currency: string;
+
+  @ApiProperty({ enum: ['debit', 'credit'] })
+  @IsIn(['debit', 'credit'])
+  direction: Direction;
+
+  @ApiPropertyOptional({ description: 'Held until POST /transactions/{id}/commit; released by reverse', default: false })
+  @IsOptional()
+  @IsBoolean()
+  pending?: boolean;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
+  @IsOptional()
+  @IsStringMap()
+  tags?: Record<string, string>;
+}
+
+export class ExternalRefInputDto {
+  @ApiProperty({ description: 'Payment rail, e.g. ach, card, swift' })
+  @IsString()
+  @Length(1, 200)
+  rail: string;
+
+  @ApiProperty({ description: 'Kind of reference on that rail' })
+  @IsString()
+  @Length(1, 200)
+  kind: string;
+
+  @ApiProperty()
+  @IsString()
+  @Length(1, 500)
+  value: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  @IsOptional()
+  @IsObject()
+  metadata?: Record<string, unknown>;
+}
+
+export class ConditionInputDto {
+  @ApiProperty()
+  @IsString()
+  @Matches(ACCOUNT_ID_PATTERN)
+  account: string;
+
+  @ApiPropertyOptional({ description: "The account's lock_version must equal this" })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  lock_version?: number;
+
+  @ApiPropertyOptional({ description: 'Available balance (before this transaction) must be at least this; signed digit string' })
+  @IsOptional()
+  @IsString()
+  @Matches(SIGNED_DIGITS)
+  min_available_balance?: string;
+
+  @ApiPropertyOptional({ description: 'Available balance (before this transaction) must be at most this' })
+  @IsOptional()
+  @IsString()
+  @Matches(SIGNED_DIGITS)
+  max_available_balance?: string;
+}
+
+export class TransactionBodyDto {
+  @ApiProperty({ type: [PostingInputDto], minItems: 2, maxItems: 250 })
+  @IsArray()
+  @ArrayMinSize(2)
+  @ArrayMaxSize(250)
+  @ValidateNested({ each: true })
+  @Type(() => PostingInputDto)
+  postings: PostingInputDto[];
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  @IsOptional()
+  @IsObject()
+  metadata?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'Economic date; defaults to booking time' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  value_date?: string;
+}
+
+export class CreateTransactionDto extends TransactionBodyDto {
+  @ApiPropertyOptional({ type: [ExternalRefInputDto], description: '(rail, kind, value) may belong to one transaction per ledger' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @ValidateNested({ each: true })
+  @Type(() => ExternalRefInputDto)
+  external_refs?: ExternalRefInputDto[];
+
+  @ApiPropertyOptional({ type: [ConditionInputDto], description: 'Checked atomically with the write; 409 precondition_failed' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @ValidateNested({ each: true })
+  @Type(() => ConditionInputDto)
+  conditions?: ConditionInputDto[];
+
+  @ApiPropertyOptional({ description: 'Validate only: nothing is written, no key is used, no events' })
+  @IsOptional()
+  @IsBoolean()
+  dry_run?: boolean;
+}
+
+export class BulkItemDto extends TransactionBodyDto {
+  @ApiProperty({ description: 'Required per item; a known key answers `replayed`' })
+  @IsString()
+  @Matches(/^[A-Za-z0-9_:.-]{1,255}$/)
+  idempotency_key: string;
+}
+
+export class BulkTransactionsDto {
+  @ApiPropertyOptional({ default: false, description: 'All or nothing' })
+  @IsOptional()
+  @IsBoolean()
+  atomic?: boolean;
+
+  @ApiProperty({ type: [BulkItemDto], minItems: 1, maxItems: 1000 })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(1000)
+  @ValidateNested({ each: true })
+  @Type(() => BulkItemDto)
+  transactions: BulkItemDto[];
+}

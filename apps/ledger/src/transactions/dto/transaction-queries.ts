@@ -1,0 +1,104 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsISO8601, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { LedgerSelectionQuery, PageQuery } from '../../common/pagination';
+
+const EXPAND_DESCRIPTION = 'Comma list of postings.account (inline compact accounts) and balances (touched accounts)';
+
+export class ExpandQuery extends LedgerSelectionQuery {
+  @ApiPropertyOptional({ description: EXPAND_DESCRIPTION })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  expand?: string;
+}
+
+export class CreateTransactionQuery extends ExpandQuery {
+  @ApiPropertyOptional({ enum: ['true', 'false'], description: 'Same as body dry_run' })
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  dry_run?: 'true' | 'false';
+}
+
+export class LookupQuery extends ExpandQuery {
+  @IsString()
+  @MaxLength(200)
+  rail: string;
+
+  @IsString()
+  @MaxLength(200)
+  kind: string;
+
+  @IsString()
+  @MaxLength(500)
+  value: string;
+}
+
+const DIGITS = /^\d{1,1000}$/;
+
+export class ListTransactionsQuery extends PageQuery {
+  @ApiPropertyOptional({ description: EXPAND_DESCRIPTION })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  expand?: string;
+
+  @ApiPropertyOptional({ description: 'metadata[key]=value, ANDed', type: 'object', additionalProperties: { type: 'string' } })
+  @IsOptional()
+  @IsObject()
+  metadata?: Record<string, string>;
+
+  @ApiPropertyOptional({ description: 'Has a posting to this account' })
+  @IsOptional()
+  @IsString()
+  account?: string;
+
+  @ApiPropertyOptional({ description: 'Has a posting in this currency' })
+  @IsOptional()
+  @IsString()
+  currency?: string;
+
+  @ApiPropertyOptional({ description: 'Has a posting of at least this amount' })
+  @IsOptional()
+  @Matches(DIGITS)
+  amount_gte?: string;
+
+  @ApiPropertyOptional({ description: 'Has a posting of at most this amount' })
+  @IsOptional()
+  @Matches(DIGITS)
+  amount_lte?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'value_date at or after (inclusive)' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  value_date_from?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'value_date before (exclusive)' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  value_date_to?: string;
+
+  @ApiPropertyOptional({ enum: ['true', 'false'] })
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  reversed?: 'true' | 'false';
+
+  @ApiPropertyOptional({ enum: ['pending', 'posted', 'archived'] })
+  @IsOptional()
+  @IsIn(['pending', 'posted', 'archived'])
+  status?: 'pending' | 'posted' | 'archived';
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  ref_rail?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  ref_kind?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  ref_value?: string;
+}

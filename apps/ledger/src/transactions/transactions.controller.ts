@@ -1,0 +1,155 @@
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { RequireScope } from '../auth/require-scope.decorator';
+import { ListPage } from '../common/envelope.interceptor';
+import { LedgerApiController } from '../common/ledger-api-controller.decorator';
+import { LedgerScope } from '../common/mode';
+import { Idempotent } from '../idempotency/idempotent.decorator';
+import { CurrentLedger } from '../ledgers/current-ledger.decorator';
+import { BulkTransactionsService } from './bulk-transactions.service';
+import { CorrectionsService } from './corrections.service';
+import { CorrectionDto } from './dto/correction.dto';
+import { BulkTransactionsDto, CreateTransactionDto } from './dto/create-transaction.dto';
+import { CreateTransactionQuery, ExpandQuery, ListTransactionsQuery, LookupQuery } from './dto/transaction-queries';
+import { UpdateTransactionDto } from './dto/update-transaction.dto';
+import { parseExpand } from './expand';
+import { IdempotencyKeyHeader } from './idempotency-key.decorator';
+import { deleteRefused } from './transaction-errors';
+import { TransactionsService, WriteResult } from './transactions.service';
+
+const isDryRun = (req: Request) => req.body?.dry_run === true || req.query?.dry_run === 'true';
+
+/** 201 for a new write; 200 with Idempotent-Replayed when the key named an earlier one. */
+function answer(res: Response, result: WriteResult) {
+  if (result.replayed) {
+    res.status(200);
+    res.setHeader('Idempotent-Replayed', 'true');
+  }
+  return result.transaction;
+}
+
+@LedgerApiController('transactions', 'Transactions')
+export class TransactionsController {
+  constructor(
+    private readonly transactions: TransactionsService,
+    private readonly corrections: CorrectionsService,
+    private readonly bulk: BulkTransactionsService,
+  ) {}
+
+  @Post()
+  @RequireScope('ledger:write')
+  @Idempotent({ required: (req) => !isDryRun(req) })
+  @ApiOperation({
+    summary:
+      'Record a balanced transaction (422 unbalanced, currency_mismatch, unknown_account, insufficient_funds; 409 account_closed, ' +
+      'period_closed, duplicate_external_ref, precondition_failed). dry_run answers 200 {object: dry_run, valid, summary}.',
+  })
+  async create(
+    @CurrentLedger() ledger: LedgerScope,
+    @Body() body: CreateTransactionDto,
+    @Query() query: CreateTransactionQuery,
+    @IdempotencyKeyHeader() key: string | null,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const expand = parseExpand(query.expand);
+    if (body.dry_run === true || query.dry_run === 'true') {
+      res.status(200);
+      return this.transactions.dryRun(ledger, body);
+    }
+    return answer(res, await this.transactions.create(ledger, body, key, expand));
+  }
+
+  @Post('bulk')
+  @RequireScope('ledger:write')
+  @ApiOperation({ summary: 'Several transactions, each with its own idempotency_key; 201 when all succeed, 207 otherwise' })
+  async createBulk(@CurrentLedger() ledger: LedgerScope, @Body() body: BulkTransactionsDto, @Res({ passthrough: true }) res: Response) {
+    const { atomic, results } = await this.bulk.run(ledger, body);
+    const partialFailure = results.some((r) => r.status === 'error');
+    res.status(partialFailure ? 207 : 201);
+    return { object: 'bulk_result' as const, atomic, partial_failure: partialFailure, results };
+  }
+
+  @Get()
+  @RequireScope('ledger:read')
+  @ApiOperation({ summary: 'List transactions, newest first' })
+  list(@CurrentLedger() ledger: LedgerScope, @Query() query: ListTransactionsQuery) {
+    return this.transactions.list(ledger, query, parseExpand(query.expand));
+  }
+
+  @Get('lookup')
+  @RequireScope('ledger:read')
+  @ApiOperation({ summary: 'The transaction carrying the external reference (rail, kind, value)' })
+  lookup(@CurrentLedger() ledger: LedgerScope, @Query() query: LookupQuery) {
+    return this.transactions.lookup(ledger, { rail: query.rail, kind: query.kind, value: query.value }, parseExpand(query.expand));
+  }
+
+  @Get(':id')
+  @RequireScope('ledger:read')
+  get(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Query() query: ExpandQuery) {
+    return this.transactions.get(ledger, id, parseExpand(query.expand));
+  }
+
+  @Patch(':id')
+  @RequireScope('ledger:write')
+  @ApiOperation({ summary: 'Change metadata only (merge by default); any other field is 409 immutable_field' })
+  update(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Body() body: UpdateTransactionDto) {
+    return this.transactions.update(ledger, id, body);
+  }
+
+  @Delete(':id')
+  @ApiOperation({ summary: 'Always 405: transactions are corrected with reverse or refund, never deleted' })
+  remove(@Param('id') id: string): never {
+    throw deleteRefused(id);
+  }
+
+  @Post(':id/reverse')
+  @RequireScope('ledger:write')
+  @Idempotent({ required: true })
+  @ApiOperation({
+    summary:
+      'Reverse the whole transaction (pending legs voided), or with amount (+ currency) refund part of it; 409 already_reversed',
+  })
+  async reverse(
+    @CurrentLedger() ledger: LedgerScope,
+    @Param('id') id: string,
+    @Body() body: CorrectionDto,
+    @Query() query: ExpandQuery,
+    @IdempotencyKeyHeader() key: string | null,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    return answer(res, await this.corrections.reverse(ledger, id, body, key, parseExpand(query.expand)));
+  }
+
+  @Post(':id/refund')
+  @RequireScope('ledger:write')
+  @Idempotent({ required: true })
+  @ApiOperation({
+    summary: 'Refund part of the gross (legs scaled, half-even); 422 refund_currency_required, partial_refund_exceeds_original',
+  })
+  async refund(
+    @CurrentLedger() ledger: LedgerScope,
+    @Param('id') id: string,
+    @Body() body: CorrectionDto,
+    @Query() query: ExpandQuery,
+    @IdempotencyKeyHeader() key: string | null,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    return answer(res, await this.corrections.refund(ledger, id, body, key, parseExpand(query.expand)));
+  }
+
+  @Get(':id/refunds')
+  @RequireScope('ledger:read')
+  async refunds(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Query() query: ExpandQuery) {
+    return new ListPage(await this.corrections.refunds(ledger, id, parseExpand(query.expand)));
+  }
+
+  @Post(':id/commit')
+  @HttpCode(200)
+  @RequireScope('ledger:write')
+  @Idempotent()
+  @ApiOperation({ summary: 'Post the pending legs; already posted answers unchanged; reversed is 409 invalid_state' })
+  commit(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Query() query: ExpandQuery) {
+    return this.transactions.commit(ledger, id, parseExpand(query.expand));
+  }
+}

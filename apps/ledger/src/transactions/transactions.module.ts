@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { EventsModule } from '../events/events.module';
+import { LedgersModule } from '../ledgers/ledgers.module';
+import { BooksWriter } from './books-writer';
+import { BulkTransactionsService } from './bulk-transactions.service';
+import { CorrectionsService } from './corrections.service';
+import { TransactionsController } from './transactions.controller';
+import { TransactionsRepository } from './transactions.repository';
+import { TransactionsService } from './transactions.service';
+
+@Module({
+  imports: [AuthModule, LedgersModule, EventsModule],
+  controllers: [TransactionsController],
+  providers: [TransactionsRepository, BooksWriter, TransactionsService, CorrectionsService, BulkTransactionsService],
+  exports: [TransactionsRepository],
+})
+export class TransactionsModule {}

@@ -1,0 +1,303 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { ApiError } from '@bursar/errors';
+import { Brackets, DataSource, EntityManager } from 'typeorm';
+import { normalizeCurrency } from '../accounts/currencies';
+import { balanceFigures, BalanceTotals, presentBalance, ZERO_TOTALS } from '../balances/balance';
+import { ListPage } from '../common/envelope.interceptor';
+import { LedgerErrors } from '../common/ledger-errors';
+import { LedgerScope } from '../common/mode';
+import { Pagination } from '../common/pagination';
+import { EventsService } from '../events/events.service';
+import { CompactAccount } from '../postings/posting.presenter';
+import { BooksWriter, KeyTaken, WriteOutcome } from './books-writer';
+import { CreateTransactionDto, TransactionBodyDto } from './dto/create-transaction.dto';
+import { ListTransactionsQuery } from './dto/transaction-queries';
+import { IMMUTABLE_TRANSACTION_FIELDS, UpdateTransactionDto } from './dto/update-transaction.dto';
+import { Expandable } from './expand';
+import { assertBalanced, plannedPostings, totalsByCurrency, TransactionPlan } from './transaction-plan';
+import { TransactionErrors } from './transaction-errors';
+import { presentTransaction, PresentedTransaction } from './transaction.presenter';
+import { TransactionEntity } from './transaction.entity';
+import { LockedAccount, TransactionsRepository } from './transactions.repository';
+
+const ORDER = {
+  list: 'transactions',
+  sortColumn: 't.created_at',
+  sortType: 'timestamptz',
+  idColumn: 't.id',
+  idType: 'uuid',
+  direction: 'DESC',
+} as const;
+
+/** A write's answer, and whether it replays an earlier one (same key). */
+export interface WriteResult {
+  transaction: PresentedTransaction;
+  replayed: boolean;
+}
+
+export function compactAccount(a: LockedAccount): CompactAccount {
+  return { object: 'account', id: a.id, type: a.type, currency: a.currency };
+}
+
+function balancesOf(accounts: LockedAccount[]) {
+  return accounts.map((a) => presentBalance(a.id, a.currency, balanceFigures(a.type, a.totals)));
+}
+
+/** Carries a dry run's outcome out of the database transaction it rolls back. */
+class DryRunDone extends Error {
+  constructor(readonly outcome: WriteOutcome) {
+    super('dry run');
+  }
+}
+
+@Injectable()
+export class TransactionsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionsRepository,
+    private readonly writer: BooksWriter,
+    private readonly events: EventsService,
+    private readonly pagination: Pagination,
+  ) {}
+
+  /** Normalizes a request into a plan; 422 `unbalanced` before any database work. */
+  planOf(body: TransactionBodyDto & Partial<Pick<CreateTransactionDto, 'external_refs' | 'conditions'>>, key: string | null): TransactionPlan {
+    const postings = plannedPostings(body.postings);
+    assertBalanced(postings);
+    return {
+      idempotencyKey: key,
+      kind: 'standard',
+      reverses: null,
+      refund: null,
+      metadata: body.metadata ?? {},
+      valueDate: body.value_date ? new Date(body.value_date) : new Date(),
+      postings,
+      externalRefs: (body.external_refs ?? []).map((r) => ({ rail: r.rail, kind: r.kind, value: r.value, metadata: r.metadata ?? {} })),
+      conditions: (body.conditions ?? []).map((c) => ({
+        account: c.account,
+        lockVersion: c.lock_version,
+        minAvailable: c.min_available_balance === undefined ? undefined : BigInt(c.min_available_balance),
+        maxAvailable: c.max_available_balance === undefined ? undefined : BigInt(c.max_available_balance),
+      })),
+      voids: null,
+    };
+  }
+
+  /**
+   * Writes one plan (or the plan `planned` builds inside the transaction) in its own database transaction, recording `events(outcome)` with it. When the
+   * idempotency key already names a transaction, answers that one as a replay.
+   */
+  async writeOne(
+    scope: LedgerScope,
+    planned: TransactionPlan | ((manager: EntityManager) => Promise<TransactionPlan>),
+    expand: Set<Expandable>,
+    events: (manager: EntityManager, outcome: WriteOutcome, presented: PresentedTransaction) => Promise<unknown>,
+  ): Promise<WriteResult> {
+    try {
+      return await this.dataSource.transaction(async (manager) => {
+        const plan = typeof planned === 'function' ? await planned(manager) : planned;
+        const book = await this.writer.lock(manager, scope, [plan]);
+        const outcome = await this.writer.apply(manager, scope, plan, book);
+        const presented = presentTransaction({ transaction: outcome.transaction, postings: outcome.postings, refs: outcome.refs, reversedBy: null });
+        await events(manager, outcome, presented);
+        return { transaction: this.expandWritten(presented, outcome, expand), replayed: false };
+      });
+    } catch (err) {
+      if (!(err instanceof KeyTaken)) throw err;
+      const existing = await this.transactions.findByKey(scope, err.key);
+      if (!existing) throw err;
+      return { transaction: (await this.present(scope, [existing], expand))[0], replayed: true };
+    }
+  }
+
+  async create(scope: LedgerScope, body: CreateTransactionDto, key: string | null, expand: Set<Expandable>): Promise<WriteResult> {
+    const plan = this.planOf(body, key);
+    return this.writeOne(scope, plan, expand, (manager, outcome, presented) =>
+      this.events.record(manager, scope, 'transaction.created', outcome.transaction.id, presented),
+    );
+  }
+
+  /** Runs the whole write, then rolls it back: nothing is kept, no key is used, no event survives. */
+  async dryRun(scope: LedgerScope, body: CreateTransactionDto) {
+    const totals = (plan: TransactionPlan) =>
+      Object.fromEntries([...totalsByCurrency(plan.postings)].map(([c, t]) => [c, { debit: t.debit.toString(), credit: t.credit.toString() }]));
+    let plan: TransactionPlan | null = null;
+    try {
+      plan = this.planOf(body, null);
+      const checked = plan;
+      await this.dataSource.transaction(async (manager) => {
+        const book = await this.writer.lock(manager, scope, [checked]);
+        throw new DryRunDone(await this.writer.apply(manager, scope, checked, book));
+      });
+    } catch (err) {
+      const summary = (accounts: LockedAccount[]) => ({
+        accounts: balancesOf(accounts),
+        totals: plan ? totals(plan) : {},
+      });
+      if (err instanceof DryRunDone) return { object: 'dry_run' as const, valid: true, summary: summary(err.outcome.touched) };
+      if (!(err instanceof ApiError) || err.code === null) throw err;
+      return {
+        object: 'dry_run' as const,
+        valid: false,
+        error: { code: err.code, message: err.message, ...err.extras, headers: undefined, fields: undefined },
+        summary: summary([]),
+      };
+    }
+    throw new Error('dry run finished without an outcome');
+  }
+
+  async get(scope: LedgerScope, id: string, expand: Set<Expandable>): Promise<PresentedTransaction> {
+    return (await this.present(scope, [await this.find(scope, id)], expand))[0];
+  }
+
+  async find(scope: LedgerScope, id: string, manager?: EntityManager): Promise<TransactionEntity> {
+    const found = isUuid(id) ? await this.transactions.findById(scope, id, manager) : null;
+    if (!found) throw LedgerErrors.error('not_found', { message: `No transaction ${id}` });
+    return found;
+  }
+
+  async lookup(scope: LedgerScope, ref: { rail: string; kind: string; value: string }, expand: Set<Expandable>) {
+    const found = await this.transactions.findByExternalRef(scope, ref);
+    if (!found) throw LedgerErrors.error('not_found', { message: 'No transaction carries this external reference' });
+    return (await this.present(scope, [found], expand))[0];
+  }
+
+  async list(scope: LedgerScope, q: ListTransactionsQuery, expand: Set<Expandable>): Promise<ListPage<PresentedTransaction>> {
+    const qb = this.transactions.listQuery(scope);
+    const posting = (condition: string, params: Record<string, unknown>) =>
+      qb.andWhere(`EXISTS (SELECT 1 FROM postings fp WHERE fp.transaction_id = t.id AND ${condition})`, params);
+    const reversal = `EXISTS (SELECT 1 FROM transactions r WHERE r.reverses = t.id AND r.kind = 'reversal')`;
+    if (q.metadata) qb.andWhere('t.metadata @> :meta', { meta: JSON.stringify(q.metadata) });
+    if (q.account) posting('fp.account_id = :account', { account: q.account });
+    if (q.currency) posting('fp.currency = :currency', { currency: normalizeCurrency(q.currency) });
+    if (q.amount_gte) posting('fp.amount >= CAST(:gte AS numeric)', { gte: q.amount_gte });
+    if (q.amount_lte) posting('fp.amount <= CAST(:lte AS numeric)', { lte: q.amount_lte });
+    if (q.value_date_from) qb.andWhere('t.value_date >= :from', { from: q.value_date_from });
+    if (q.value_date_to) qb.andWhere('t.value_date < :to', { to: q.value_date_to });
+    if (q.reversed) qb.andWhere(q.reversed === 'true' ? reversal : `NOT ${reversal}`);
+    const openPending = `EXISTS (SELECT 1 FROM postings sp WHERE sp.transaction_id = t.id AND sp.pending AND sp.voided_at IS NULL)`;
+    if (q.status === 'archived') qb.andWhere(reversal);
+    if (q.status === 'pending') qb.andWhere(`NOT ${reversal}`).andWhere(openPending);
+    if (q.status === 'posted') qb.andWhere(`NOT ${reversal}`).andWhere(`NOT ${openPending}`);
+    if (q.ref_rail || q.ref_kind || q.ref_value) {
+      qb.andWhere(
+        new Brackets((w) =>
+          w.where(
+            `EXISTS (SELECT 1 FROM transaction_external_refs er WHERE er.transaction_id = t.id
+               AND (CAST(:rail AS text) IS NULL OR er.rail = :rail) AND (CAST(:rkind AS text) IS NULL OR er.ref_kind = :rkind)
+               AND (CAST(:rvalue AS text) IS NULL OR er.value = :rvalue))`,
+            { rail: q.ref_rail ?? null, rkind: q.ref_kind ?? null, rvalue: q.ref_value ?? null },
+          ),
+        ),
+      );
+    }
+    const page = await this.pagination.page(qb, ORDER, scope, q, (t) => t);
+    const presented = await this.present(scope, page.data, expand);
+    return new ListPage(presented, page.hasMore, page.nextCursor, page.total);
+  }
+
+  /** Only metadata changes; merge (default) or replace. Emits transaction.updated. */
+  async update(scope: LedgerScope, id: string, body: UpdateTransactionDto): Promise<PresentedTransaction> {
+    const fixed = IMMUTABLE_TRANSACTION_FIELDS.find((f) => body[f] !== undefined);
+    const updated = await this.dataSource.transaction(async (manager) => {
+      const current = isUuid(id) ? await this.transactions.lockTransaction(manager, scope, id) : null;
+      if (!current) throw LedgerErrors.error('not_found', { message: `No transaction ${id}` });
+      if (fixed) {
+        throw LedgerErrors.error('immutable_field', {
+          param: fixed,
+          message: `${fixed} cannot change after creation; only metadata can`,
+          hint: `Correct the money with POST /v1/transactions/${id}/reverse`,
+        });
+      }
+      if (body.metadata === undefined) return current;
+      const metadata = body.merge === false ? body.metadata : { ...current.metadata, ...body.metadata };
+      await this.transactions.updateMetadata(scope, id, metadata, manager);
+      const after = await this.find(scope, id, manager);
+      const [presented] = await this.present(scope, [after], new Set(), manager);
+      await this.events.record(manager, scope, 'transaction.updated', id, presented);
+      return after;
+    });
+    return (await this.present(scope, [updated], new Set()))[0];
+  }
+
+  /** Pending legs become posted; already posted answers unchanged; reversed is 409 invalid_state. */
+  async commit(scope: LedgerScope, id: string, expand: Set<Expandable>): Promise<PresentedTransaction> {
+    const committed = await this.dataSource.transaction(async (manager) => {
+      const current = isUuid(id) ? await this.transactions.lockTransaction(manager, scope, id) : null;
+      if (!current) throw LedgerErrors.error('not_found', { message: `No transaction ${id}` });
+      if ((await this.transactions.reversalsOf(scope, [id], manager)).size > 0) {
+        throw TransactionErrors.error('invalid_state', { message: 'A reversed transaction cannot be committed' });
+      }
+      const open = (await this.transactions.postingsOf(scope, [id], manager)).filter((p) => p.pending && !p.voidedAt);
+      if (open.length === 0) return current;
+      await this.transactions.lockAccounts(manager, scope, open.map((p) => p.accountId));
+      const deltas = new Map<string, BalanceTotals>();
+      for (const p of open) {
+        const d = deltas.get(p.accountId) ?? { ...ZERO_TOTALS };
+        const amount = BigInt(p.amount);
+        if (p.direction === 'debit') {
+          d.postedDebits += amount;
+          d.pendingDebits -= amount;
+        } else {
+          d.postedCredits += amount;
+          d.pendingCredits -= amount;
+        }
+        deltas.set(p.accountId, d);
+      }
+      await this.transactions.commitPending(manager, scope, id, [...deltas].map(([account, totals]) => ({ account, totals })));
+      const after = await this.find(scope, id, manager);
+      const [presented] = await this.present(scope, [after], new Set(), manager);
+      await this.events.record(manager, scope, 'transaction.committed', id, presented);
+      return after;
+    });
+    return (await this.present(scope, [committed], expand))[0];
+  }
+
+  /** Wire forms of `transactions` with postings, refs, reversal links and requested expansions. */
+  async present(
+    scope: LedgerScope,
+    transactions: TransactionEntity[],
+    expand: Set<Expandable>,
+    manager?: EntityManager,
+  ): Promise<PresentedTransaction[]> {
+    const ids = transactions.map((t) => t.id);
+    const [postings, refs, reversals] = await Promise.all([
+      this.transactions.postingsOf(scope, ids, manager),
+      this.transactions.refsOf(scope, ids, manager),
+      this.transactions.reversalsOf(scope, ids, manager),
+    ]);
+    const accountIds = [...new Set(postings.map((p) => p.accountId))];
+    const accounts = expand.size > 0 ? await this.transactions.readAccounts(scope, accountIds) : new Map<string, LockedAccount>();
+    return transactions.map((t) => {
+      const own = postings.filter((p) => p.transactionId === t.id);
+      const touched = [...new Set(own.map((p) => p.accountId))].map((a) => accounts.get(a)).filter((a): a is LockedAccount => !!a);
+      return presentTransaction({
+        transaction: t,
+        postings: own,
+        refs: refs.filter((r) => r.transactionId === t.id),
+        reversedBy: reversals.get(t.id) ?? null,
+        ...(expand.has('postings.account') && { accounts: new Map(touched.map((a) => [a.id, compactAccount(a)])) }),
+        ...(expand.has('balances') && { balances: balancesOf(touched) }),
+      });
+    });
+  }
+
+  /** Expansions of a fresh write come from the write itself: the balances as it committed them. */
+  private expandWritten(presented: PresentedTransaction, outcome: WriteOutcome, expand: Set<Expandable>): PresentedTransaction {
+    if (expand.size === 0) return presented;
+    const accounts = new Map(outcome.touched.map((a) => [a.id, compactAccount(a)]));
+    return presentTransaction({
+      transaction: outcome.transaction,
+      postings: outcome.postings,
+      refs: outcome.refs,
+      reversedBy: null,
+      ...(expand.has('postings.account') && { accounts }),
+      ...(expand.has('balances') && { balances: balancesOf(outcome.touched) }),
+    });
+  }
+}
+
+export function isUuid(id: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+}

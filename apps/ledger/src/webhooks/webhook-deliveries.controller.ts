@@ -1,0 +1,30 @@
+import { Get, Param, Post } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import { RequireScope } from '../auth/require-scope.decorator';
+import { LedgerApiController } from '../common/ledger-api-controller.decorator';
+import { LedgerScope } from '../common/mode';
+import { Idempotent } from '../idempotency/idempotent.decorator';
+import { CurrentLedger } from '../ledgers/current-ledger.decorator';
+import { presentWebhookDelivery } from './webhook-delivery.record';
+import { WebhookDeliveriesService } from './webhook-deliveries.service';
+
+@LedgerApiController('webhook_deliveries', 'Webhook endpoints')
+export class WebhookDeliveriesController {
+  constructor(private readonly deliveries: WebhookDeliveriesService) {}
+
+  @Get(':id')
+  @RequireScope('ledger:read')
+  async get(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string) {
+    return presentWebhookDelivery(await this.deliveries.get(ledger, id));
+  }
+
+  @Post(':id/redeliver')
+  @RequireScope('ledger:write')
+  @Idempotent()
+  @ApiOperation({
+    summary: 'Send the same event again as a new delivery (a fresh five attempts); 409 webhook_endpoint_disabled when inactive',
+  })
+  async redeliver(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string) {
+    return presentWebhookDelivery(await this.deliveries.redeliver(ledger, id));
+  }
+}

@@ -1,0 +1,41 @@
+import type { SecretBox } from '@bursar/crypto';
+import type { WebhookDeliveryJob, WebhookService } from './webhook-job';
+import { sealWebhookSecrets } from './webhook-secrets';
+
+export interface DeliveryJobInput {
+  service: WebhookService;
+  /** Header prefix, e.g. `Bursar` for `Bursar-Signature`. */
+  brand: string;
+  deliveryId: string;
+  eventId: string;
+  url: string;
+  body: string;
+  /** Plain signing secrets, current first. */
+  secrets: string[];
+  retryDelaysMs: number[];
+}
+
+/** The headers a delivery carries besides the signature, as recorded on the delivery row. */
+export function deliveryHeaders(brand: string, eventId: string, deliveryId: string): Record<string, string> {
+  return {
+    'Content-Type': 'application/json',
+    'User-Agent': `${brand}-Webhooks/1.0`,
+    [`${brand}-Event-Id`]: eventId,
+    [`${brand}-Delivery-Id`]: deliveryId,
+  };
+}
+
+/** A job for one delivery; `transport` seals the secrets with the key shared with the worker. */
+export function buildDeliveryJob(input: DeliveryJobInput, transport: SecretBox): WebhookDeliveryJob {
+  return {
+    service: input.service,
+    deliveryId: input.deliveryId,
+    url: input.url,
+    body: input.body,
+    headers: deliveryHeaders(input.brand, input.eventId, input.deliveryId),
+    signatureHeader: `${input.brand}-Signature`,
+    sealedSecrets: sealWebhookSecrets(transport, input.deliveryId, input.secrets),
+    retryDelaysMs: input.retryDelaysMs,
+    enqueuedAt: Date.now(),
+  };
+}

@@ -1,0 +1,49 @@
+import type { Logger } from 'pino';
+
+/**
+ * Runs `step` over and over: at once again while it reports work done, after `idleMs` when there
+ * was none, after a growing pause when it failed (database or Redis away). Stops on `stop()`.
+ */
+export class OutboxPoller {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = false;
+  private failures = 0;
+
+  constructor(
+    private readonly name: string,
+    private readonly step: () => Promise<number>,
+    private readonly idleMs: number,
+    private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.tick();
+    }, delayMs);
+  }
+
+  private async tick(): Promise<void> {
+    try {
+      const done = await this.step();
+      this.failures = 0;
+      this.schedule(done > 0 ? 0 : this.idleMs);
+    } catch (err) {
+      this.failures += 1;
+      if (this.failures === 1) this.logger.warn({ err: (err as Error).message, poller: this.name }, 'outbox poller step failed');
+      this.schedule(Math.min(this.idleMs * 2 ** this.failures, 5_000));
+    }
+  }
+}

@@ -1,0 +1,28 @@
+import { randomToken, SecretBox } from '@bursar/crypto';
+
+/** Signing secrets at rest: sealed with the service's own key, bound to their endpoint's id. */
+export function sealEndpointSecret(box: SecretBox, endpointId: string, secret: string): string {
+  return box.encrypt(secret, `webhook_endpoint:${endpointId}`);
+}
+
+export function openEndpointSecret(box: SecretBox, endpointId: string, sealed: string): string {
+  return box.decrypt(sealed, `webhook_endpoint:${endpointId}`);
+}
+
+/** A new signing secret, `<prefix><random>` (e.g. `whsec_test_…`). */
+export function newSigningSecret(prefix: string): string {
+  return `${prefix}${randomToken(32)}`;
+}
+
+/** The secrets a delivery is signed with now: the current one, and the previous one inside its overlap. */
+export function signingSecrets(
+  box: SecretBox,
+  endpoint: { endpointId: string; secretSealed: string; previousSecretSealed: string | null; previousSecretExpiresAt: Date | null },
+  now = new Date(),
+): string[] {
+  const secrets = [openEndpointSecret(box, endpoint.endpointId, endpoint.secretSealed)];
+  if (endpoint.previousSecretSealed && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now) {
+    secrets.push(openEndpointSecret(box, endpoint.endpointId, endpoint.previousSecretSealed));
+  }
+  return secrets;
+}

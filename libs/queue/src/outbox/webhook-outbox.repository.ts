@@ -1,0 +1,134 @@
+import type { EntityManager } from 'typeorm';
+import type { WebhookAttemptResult } from '../webhook-job';
+import type { UnpublishedDelivery, WebhookOutboxTables } from './webhook-outbox.tables';
+
+/** Headers whose values never reach the delivery log. */
+const REDACTED = /authorization|cookie|secret|token/i;
+
+function redact(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, REDACTED.test(k) ? '[redacted]' : v]));
+}
+
+/**
+ * The outbox SQL both services share. Its methods span tenants on purpose: the relay and the
+ * results consumer work for the whole service, keyed by event and delivery ids that only the
+ * service itself (and the worker it trusts) hands them.
+ */
+export class WebhookOutboxRepository {
+  constructor(private readonly tables: WebhookOutboxTables) {}
+
+  /**
+   * Turns up to `limit` committed, unrelayed events into pending deliveries for every active
+   * endpoint of their tenant that subscribes to their type, and marks them relayed. Rows locked by
+   * another replica are skipped, so replicas share the backlog. Returns the events handled.
+   */
+  async fanOutEvents(manager: EntityManager, limit: number): Promise<number> {
+    const { eventsTable, tenantColumns, extraEventColumns } = this.tables;
+    const columns = ['id', 'type', 'created_at', 'data', ...extraEventColumns].join(', ');
+    const events = await manager.query(
+      `SELECT ${columns} FROM ${eventsTable} WHERE relayed_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      [limit],
+    );
+    if (events.length === 0) return 0;
+    const bodies = events.map((row: { id: string }) => ({ event_id: row.id, body: this.tables.presentEvent(row as never) }));
+    const tenantJoin = tenantColumns.map((c) => `w.${c} = e.${c}`).join(' AND ');
+    await manager.query(
+      `INSERT INTO webhook_deliveries
+         (id, ${tenantColumns.join(', ')}, webhook_endpoint_id, event_id, event_type, enqueue_kind, request_url, request_body)
+       SELECT gen_random_uuid(), ${tenantColumns.map((c) => `e.${c}`).join(', ')}, w.id, e.id, e.type, 'event', w.url, x.body
+       FROM jsonb_to_recordset($1::jsonb) AS x(event_id uuid, body text)
+       JOIN ${eventsTable} e ON e.id = x.event_id
+       JOIN webhook_endpoints w ON ${tenantJoin} AND w.active AND w.deleted_at IS NULL
+         AND (cardinality(w.enabled_events) = 0 OR e.type = ANY (w.enabled_events) OR '*' = ANY (w.enabled_events)
+              OR split_part(e.type, '.', 1) || '.*' = ANY (w.enabled_events))
+       ORDER BY e.seq`,
+      [JSON.stringify(bodies)],
+    );
+    await manager.query(`UPDATE ${eventsTable} SET relayed_at = now() WHERE id = ANY ($1::uuid[])`, [events.map((e: { id: string }) => e.id)]);
+    return events.length;
+  }
+
+  /**
+   * Gives up the pending deliveries of a deleted endpoint, within its tenant (`tenant` maps the
+   * tenant columns to values); returns their ids so their queued jobs can be removed.
+   */
+  async abandonPending(manager: EntityManager, tenant: Record<string, string>, endpointId: string): Promise<string[]> {
+    const columns = this.tables.tenantColumns;
+    const rows: { id: string }[] = await manager.query(
+      `UPDATE webhook_deliveries SET status = 'dead', error_message = 'endpoint deleted', next_attempt_at = NULL,
+         completed_at = now(), updated_at = now()
+       WHERE webhook_endpoint_id = $1 AND status = 'pending' AND ${columns.map((c, i) => `${c} = $${i + 2}`).join(' AND ')}
+       RETURNING id`,
+      [endpointId, ...columns.map((c) => tenant[c])],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Pending deliveries not yet handed to the queue, locked until the caller's transaction ends. */
+  lockUnpublished(manager: EntityManager, limit: number): Promise<UnpublishedDelivery[]> {
+    return manager.query(
+      `SELECT d.id, d.event_id AS "eventId", d.request_url AS url, d.request_body AS body, w.id AS "endpointId",
+              w.secret_sealed AS "secretSealed", w.previous_secret_sealed AS "previousSecretSealed",
+              w.previous_secret_expires_at AS "previousSecretExpiresAt"
+       FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.webhook_endpoint_id
+       WHERE d.published_at IS NULL AND d.status = 'pending'
+       ORDER BY d.created_at LIMIT $1 FOR UPDATE OF d SKIP LOCKED`,
+      [limit],
+    );
+  }
+
+  async markPublished(manager: EntityManager, published: { id: string; headers: Record<string, string> }[]): Promise<void> {
+    await manager.query(
+      `UPDATE webhook_deliveries d SET published_at = now(), request_headers = x.headers, updated_at = now()
+       FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, headers jsonb) WHERE d.id = x.id`,
+      [JSON.stringify(published)],
+    );
+  }
+
+  /**
+   * Records one attempt and moves its delivery on. Idempotent by attempt id; a finished delivery
+   * (succeeded, dead, abandoned) stays as it is whatever arrives after. Returns false when the delivery row is not visible (yet).
+   */
+  async recordResult(manager: EntityManager, r: WebhookAttemptResult): Promise<boolean> {
+    const [delivery] = await manager.query(
+      `SELECT id, webhook_endpoint_id AS "endpointId" FROM webhook_deliveries WHERE id = $1 FOR UPDATE`,
+      [r.deliveryId],
+    );
+    if (!delivery) return false;
+    const inserted = await manager.query(
+      `INSERT INTO webhook_delivery_attempts
+         (id, delivery_id, attempt, outcome, response_status, error_message, duration_ms, started_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, to_timestamp($8 / 1000.0))
+       ON CONFLICT (id) DO NOTHING RETURNING id`,
+      [r.attemptId, r.deliveryId, r.attempt, r.outcome, r.responseStatus, r.error, r.durationMs, r.startedAt],
+    );
+    if (inserted.length === 0) return true;
+    const respondedAt = r.startedAt + r.durationMs;
+    await manager.query(
+      `UPDATE webhook_deliveries SET
+         attempt = GREATEST(attempt, $2),
+         status = CASE WHEN $3 THEN 'succeeded' WHEN $4 THEN 'dead' ELSE 'pending' END,
+         request_headers = $5, response_status = $6, response_headers = $7, response_body = $8,
+         response_at = CASE WHEN $6::int IS NULL THEN response_at ELSE to_timestamp($9 / 1000.0) END,
+         next_attempt_at = CASE WHEN $4 THEN NULL ELSE to_timestamp($10 / 1000.0) END,
+         error_message = $11,
+         completed_at = CASE WHEN $4 THEN COALESCE(completed_at, now()) ELSE completed_at END,
+         updated_at = now()
+       -- Only pending deliveries move on, and a late report of an earlier attempt never undoes a later one.
+       WHERE id = $1 AND status = 'pending' AND attempt <= $2`,
+      [
+        r.deliveryId, r.attempt, r.outcome === 'succeeded', r.final, JSON.stringify(redact(r.requestHeaders)),
+        r.responseStatus, r.responseHeaders && JSON.stringify(r.responseHeaders), r.responseBody, respondedAt,
+        r.nextAttemptAt, r.error,
+      ],
+    );
+    if (r.outcome === 'succeeded') {
+      await manager.query(
+        `UPDATE webhook_endpoints SET last_delivered_at = GREATEST(COALESCE(last_delivered_at, '-infinity'), to_timestamp($2 / 1000.0))
+         WHERE id = $1`,
+        [delivery.endpointId, respondedAt],
+      );
+    }
+    return true;
+  }
+}

@@ -1,0 +1,64 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { freePort } from '@bursar/dev-infra';
+
+const root = path.resolve(__dirname, '../../..');
+
+/** `node -r` this to run the repository's TypeScript sources directly (aliases included). */
+export const SWC_REGISTER = path.join(__dirname, 'swc-register.js');
+
+export interface AppProcess {
+  port: number;
+  /** SIGKILL: no shutdown hook runs, the way a crashed or evicted pod ends. */
+  kill(): Promise<void>;
+  /** SIGTERM and wait. */
+  stop(): Promise<void>;
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', () => r()));
+}
+
+/**
+ * One of the apps as a child process running its TypeScript sources (`entry` relative to the
+ * repository root, e.g. `apps/webhook-worker/src/main.ts`), on a free port given through
+ * `portVariable`; resolves once GET /healthz answers.
+ */
+export async function startAppProcess(entry: string, portVariable: string, env: Record<string, string>): Promise<AppProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['-r', SWC_REGISTER, path.join(root, entry)], {
+    env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', ...env, [portVariable]: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${entry} exited during start: ${stderr}`);
+    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+    if (up) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${entry} did not become healthy: ${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    port,
+    kill: async () => {
+      child.kill('SIGKILL');
+      await exited(child);
+    },
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited(child);
+    },
+  };
+}
+
+export type WorkerProcess = AppProcess;
+
+/** The real webhook worker as a child process. */
+export function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
+  return startAppProcess('apps/webhook-worker/src/main.ts', 'WORKER_PORT', env);
+}

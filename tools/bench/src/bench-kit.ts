@@ -1,0 +1,55 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { createTestDatabase, SWC_REGISTER, TestDatabase } from '@bursar/testing';
+
+/*
+ * Shared harness of the `pnpm bench:*` scripts: scratch databases on the local Postgres, app
+ * processes running the TypeScript sources, percentiles and a uniform report.
+ */
+
+export const REPO_ROOT = path.resolve(__dirname, '../../..');
+
+/** A fresh database on BENCH_DATABASE_URL's server (default the local one), dropped by `drop()`. */
+export function scratchDatabase(label: string): Promise<TestDatabase> {
+  process.env.TEST_DATABASE_URL ??= process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  return createTestDatabase(`bench_${label}`);
+}
+
+export function redisUrl(): string {
+  return process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+}
+
+/** Runs a TypeScript entry point (e.g. the ledger admin CLI) to completion; resolves with its stdout. */
+export function runScript(entry: string, args: string[], env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-r', SWC_REGISTER, path.join(REPO_ROOT, entry), ...args], {
+      env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${entry} ${args.join(' ')} failed: ${err}`))));
+  });
+}
+
+/** The p-th percentile (nearest rank) of `values`. */
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/** Prints one result block: a title and aligned `name: value` lines. */
+export function report(title: string, rows: Record<string, string | number>): void {
+  const width = Math.max(...Object.keys(rows).map((k) => k.length));
+  process.stdout.write(`\n${title}\n`);
+  for (const [name, value] of Object.entries(rows)) {
+    process.stdout.write(`  ${name.padEnd(width)}  ${typeof value === 'number' ? Number(value.toFixed(1)) : value}\n`);
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

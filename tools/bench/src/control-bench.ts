@@ -1,0 +1,154 @@
+import autocannon from 'autocannon';
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { digestSecret, generateSecretKey, randomToken } from '@bursar/crypto';
+import { startAppProcess } from '@bursar/testing';
+import { redisUrl, report, runScript, scratchDatabase } from './bench-kit';
+
+/*
+ * `pnpm bench:control`: the real control service (a child process) on a scratch database, loaded
+ * with autocannon. Agents, policies and budgets are inserted directly (no identity provider needed).
+ *  1. allowed payment authorizations (policy evaluation, reservation, cosignature, audit row)
+ *  2. action simulations
+ *  3. cosignature verify (one valid token, stateful check included)
+ *  4. cosignature consume (each request spends a different authorization)
+ *  5. policy evaluation alone, in process, beside json-logic-js
+ * BENCH_SECONDS (default 10) per HTTP run, BENCH_CONNECTIONS (default 32), BENCH_AGENTS (default 16);
+ * BENCH_NODE_OPTIONS is handed to the service process (`--cpu-prof`, say).
+ */
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const agentCount = Number(process.env.BENCH_AGENTS ?? 16);
+
+interface BenchAgent {
+  key: string;
+  budgetId: string;
+}
+
+/** Workspace, agents with keys (stored as the service stores them), one policy and one large budget each. */
+async function seed(pg: Client): Promise<BenchAgent[]> {
+  const [{ id: workspaceId }] = (await pg.query(`INSERT INTO workspaces (name, slug) VALUES ('Bench', 'bench') RETURNING id`)).rows;
+  const agents: BenchAgent[] = [];
+  for (let i = 0; i < agentCount; i++) {
+    const key = `krt_test_${randomToken(32)}`;
+    const agentId = randomUUID();
+    await pg.query(
+      `INSERT INTO agents (id, workspace_id, name, status, mode, key_lookup, key_digest, api_key_prefix)
+       VALUES ($1, $2, $3, 'active', 'test', $4, $5, $6)`,
+      [agentId, workspaceId, `bench-${i}`, key.slice(0, 'krt_test_'.length + 16), digestSecret(key), key.slice(0, 12)],
+    );
+    await pg.query(
+      `INSERT INTO policies (workspace_id, agent_id, status, mode, per_transaction_cap_cents, counterparty_allowlist, rules)
+       VALUES ($1, $2, 'active', 'blocklist', 1000000, '{acme,globex}', $3)`,
+      [workspaceId, agentId, JSON.stringify([{ id: randomUUID(), kind: 'condition', rule_name: 'no_gambling', action_types: [], effect: 'deny', when: { field: 'metadata.category', operator: 'eq', value: 'gambling' } }])],
+    );
+    const [{ id: budgetId }] = (
+      await pg.query(
+        `INSERT INTO budgets (workspace_id, agent_id, budget_cents, currency, status) VALUES ($1, $2, 1000000000000, 'USD', 'active') RETURNING id`,
+        [workspaceId, agentId],
+      )
+    ).rows;
+    agents.push({ key, budgetId });
+  }
+  return agents;
+}
+
+interface Run {
+  title: string;
+  url: string;
+  expect: number;
+  body(i: number): { headers: Record<string, string>; body: string };
+  amount?: number;
+}
+
+async function load(run: Run): Promise<void> {
+  let i = 0;
+  let wrong = 0;
+  const result = await autocannon({
+    url: run.url,
+    method: 'POST',
+    connections,
+    ...(run.amount ? { amount: run.amount } : { duration: seconds }),
+    requests: [
+      {
+        setupRequest: (req) => {
+          const { headers, body } = run.body(i++);
+          return { ...req, headers: { ...req.headers, 'content-type': 'application/json', ...headers }, body };
+        },
+        onResponse: (status) => {
+          if (status !== run.expect) wrong++;
+        },
+      },
+    ],
+  });
+  report(run.title, {
+    'requests/s': result.requests.average,
+    'p50 (ms)': result.latency.p50,
+    'p99 (ms)': result.latency.p99,
+    requests: result.requests.total,
+    [`not ${run.expect}`]: wrong + result.errors + result.timeouts,
+  });
+}
+
+async function main(): Promise<void> {
+  const db = await scratchDatabase('control');
+  const env = {
+    CONTROL_DATABASE_URL: db.url,
+    CONTROL_SECRET_KEY: generateSecretKey(),
+    REDIS_URL: redisUrl(),
+    COSIGN_ISSUER: 'https://control.bursar.bench',
+    AGENT_RATE_LIMIT_PER_MINUTE: '100000000',
+    NODE_ENV: 'production',
+    ...(process.env.BENCH_NODE_OPTIONS && { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS }),
+  };
+  const pg = new Client({ connectionString: db.url });
+  let app: Awaited<ReturnType<typeof startAppProcess>> | null = null;
+  try {
+    await runScript('apps/control/src/migrate.ts', [], env);
+    await pg.connect();
+    const agents = await seed(pg);
+    app = await startAppProcess('apps/control/src/main.ts', 'CONTROL_PORT', env);
+    const base = `http://127.0.0.1:${app.port}`;
+    const as = (i: number) => agents[i % agents.length];
+    const payment = (i: number) => ({
+      headers: { authorization: `Bearer ${as(i).key}` },
+      body: JSON.stringify({ budget_id: as(i).budgetId, amount_cents: 100 + (i % 50), counterparty: 'acme', idempotency_key: `bench-${i}`, metadata: { category: 'office' } }),
+    });
+
+    await load({ title: `Allowed payment authorizations (${agentCount} agents, reservation + cosignature)`, url: `${base}/control/v1/agent/payment_intents`, expect: 201, body: payment });
+    await load({
+      title: 'Action simulations',
+      url: `${base}/control/v1/agent/actions/simulate`,
+      expect: 200,
+      body: (i) => ({
+        headers: { authorization: `Bearer ${as(i).key}` },
+        body: JSON.stringify({ budget_id: as(i).budgetId, action_type: 'payment.create', resource: 'acme', cost_cents: 500, metadata: { category: 'office' } }),
+      }),
+    });
+    const tokens = (await pg.query(`SELECT cosignature FROM intents WHERE cosignature IS NOT NULL AND cosign_consumed_at IS NULL ORDER BY created_at DESC`)).rows.map((r) => r.cosignature as string);
+    await load({ title: 'Cosignature verify', url: `${base}/control/v1/cosign/verify`, expect: 200, body: () => ({ headers: {}, body: JSON.stringify({ authorization: tokens[0] }) }) });
+    const spendable = tokens.slice(1);
+    await load({
+      title: `Cosignature consume (${spendable.length} distinct authorizations, each once)`,
+      url: `${base}/control/v1/cosign/consume`,
+      expect: 200,
+      amount: spendable.length,
+      body: (i) => ({ headers: {}, body: JSON.stringify({ authorization: spendable[i % spendable.length], consumed_by: 'bench' }) }),
+    });
+    const evaluation = await runScript('apps/control/src/policies/policy-evaluation.bench.ts', [], env);
+    for (const line of evaluation.trim().split('\n')) {
+      const r = JSON.parse(line) as { rules: number; compiled_ns_per_rule: number; json_logic_ns_per_rule: number };
+      report(`Policy evaluation alone, ${r.rules} condition rule(s)`, { 'compiled (ns/rule)': r.compiled_ns_per_rule, 'json-logic-js (ns/rule)': r.json_logic_ns_per_rule });
+    }
+  } finally {
+    await app?.stop();
+    await pg.end().catch(() => undefined);
+    await db.drop();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import autocannon from 'autocannon';
+import { Client } from 'pg';
+import { generateSecretKey } from '@bursar/crypto';
+import { startAppProcess } from '@bursar/testing';
+import { redisUrl, report, runScript, scratchDatabase } from './bench-kit';
+
+/*
+ * `pnpm bench:ledger`: the real ledger service on a scratch database, loaded with two-posting
+ * transfers (each with its own Idempotency-Key) by autocannon:
+ *   1, 4 and 20 connections over 50 accounts, then 20 connections over 2 hot accounts.
+ * BENCH_SECONDS (default 10) per scenario. Afterwards the books are checked: every 2xx wrote
+ * exactly one transaction and every currency nets to zero.
+ */
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+
+interface Scenario {
+  name: string;
+  connections: number;
+  accounts: string[];
+}
+
+async function bootstrap(env: Record<string, string>, baseUrl: string): Promise<{ token: string; ledgerId: string }> {
+  const admin = async (...args: string[]) => JSON.parse(await runScript('apps/ledger/src/admin.ts', args, env));
+  const organizationId = (await admin('create-organization', '--name', 'Bench')).id;
+  const ledgerId = (await admin('create-ledger', '--organization', organizationId, '--name', 'bench', '--mode', 'test')).id;
+  const client = await admin(
+    'create-client', '--organization', organizationId, '--ledger', ledgerId, '--mode', 'test', '--scopes', 'ledger:read,ledger:write',
+  );
+  const basic = Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64');
+  const res = await fetch(`${baseUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { Authorization: `Basic ${basic}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials',
+  });
+  const body = (await res.json()) as { access_token: string };
+  return { token: body.access_token, ledgerId };
+}
+
+async function createAccounts(baseUrl: string, token: string, ids: string[]): Promise<void> {
+  for (const id of ids) {
+    const res = await fetch(`${baseUrl}/ledger/v1/accounts`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ id, name: id, type: 'asset', currency: 'USD' }),
+    });
+    if (res.status !== 201) throw new Error(`account ${id}: ${res.status} ${await res.text()}`);
+  }
+}
+
+function run(baseUrl: string, token: string, scenario: Scenario): Promise<autocannon.Result> {
+  const prefix = randomBytes(4).toString('hex');
+  let n = 0;
+  const { accounts } = scenario;
+  return autocannon({
+    url: baseUrl,
+    connections: scenario.connections,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        path: '/ledger/v1/transactions',
+        setupRequest: (req) => {
+          n += 1;
+          const from = accounts[n % accounts.length];
+          const to = accounts[(n + 1 + (n % 7)) % accounts.length];
+          return {
+            ...req,
+            headers: {
+              Authorization: `Bearer ${token}`,
+              'Content-Type': 'application/json',
+              'Idempotency-Key': `${prefix}-${n}`,
+            },
+            body: JSON.stringify({
+              postings: [
+                { account: to === from ? accounts[(n + 1) % accounts.length] : to, amount: '125', currency: 'USD', direction: 'debit' },
+                { account: from, amount: '125', currency: 'USD', direction: 'credit' },
+              ],
+            }),
+          };
+        },
+      },
+    ],
+  });
+}
+
+/** Requests still in flight when a scenario's clock stops complete unseen, so up to this many more. */
+async function checkBooks(pg: Client, ledgerId: string, expected: number, inFlight: number): Promise<string> {
+  const [{ count }] = (await pg.query(`SELECT count(*)::int AS count FROM transactions WHERE ledger_id = $1`, [ledgerId])).rows;
+  const { rows: unbalanced } = await pg.query(
+    `SELECT currency FROM postings WHERE ledger_id = $1 GROUP BY currency
+     HAVING sum(CASE direction WHEN 'debit' THEN amount ELSE -amount END) <> 0`,
+    [ledgerId],
+  );
+  const { rows: drift } = await pg.query(
+    `SELECT b.account_id FROM account_balances b
+     JOIN (SELECT account_id, sum(CASE direction WHEN 'debit' THEN amount ELSE -amount END) AS net
+           FROM postings WHERE ledger_id = $1 GROUP BY account_id) s ON s.account_id = b.account_id
+     WHERE b.ledger_id = $1 AND b.posted_debits - b.posted_credits <> s.net`,
+    [ledgerId],
+  );
+  const ok = count >= expected && count <= expected + inFlight && unbalanced.length === 0 && drift.length === 0;
+  return `${ok ? 'ok' : 'MISMATCH'}: ${count} transactions for ${expected} 2xx (+ up to ${inFlight} cut off), ${unbalanced.length} unbalanced currencies, ${drift.length} drifted balances`;
+}
+
+async function main(): Promise<void> {
+  const db = await scratchDatabase('ledger');
+  const env = {
+    LEDGER_DATABASE_URL: db.url,
+    LEDGER_SECRET_KEY: generateSecretKey(),
+    REDIS_URL: redisUrl(),
+    // The per-client rate limits would cap a single benchmark client at 20 writes/s.
+    LEDGER_RATE_LIMIT_WRITES_PER_SECOND: '1000000',
+    LEDGER_RATE_LIMIT_READS_PER_SECOND: '1000000',
+    NODE_ENV: 'production',
+  };
+  const pg = new Client({ connectionString: db.url });
+  let app: Awaited<ReturnType<typeof startAppProcess>> | undefined;
+  try {
+    // Scratch databases skip fsync at commit; a ledger benchmark must pay for durability.
+    await pg.connect();
+    await pg.query(`ALTER DATABASE "${(await pg.query('SELECT current_database() AS name')).rows[0].name}" SET synchronous_commit = on`);
+    await runScript('apps/ledger/src/migrate.ts', [], env);
+    app = await startAppProcess('apps/ledger/src/main.ts', 'LEDGER_PORT', env);
+    const baseUrl = `http://127.0.0.1:${app.port}`;
+    const { token, ledgerId } = await bootstrap(env, baseUrl);
+    const spread = Array.from({ length: 50 }, (_, i) => `acct:${i}`);
+    const hot = ['hot:a', 'hot:b'];
+    await createAccounts(baseUrl, token, [...spread, ...hot]);
+    // Warm the JIT and the connection pool before measuring.
+    await run(baseUrl, token, { name: 'warm-up', connections: 4, accounts: spread });
+    let succeeded = Number((await pg.query(`SELECT count(*)::int AS c FROM transactions`)).rows[0].c);
+    const afterWarmUp = succeeded;
+    const scenarios: Scenario[] = [
+      { name: '1 client, 50 accounts', connections: 1, accounts: spread },
+      { name: '4 clients, 50 accounts', connections: 4, accounts: spread },
+      { name: '20 clients, 50 accounts', connections: 20, accounts: spread },
+      { name: '20 clients, 2 hot accounts', connections: 20, accounts: hot },
+    ];
+    for (const scenario of scenarios) {
+      const result = await run(baseUrl, token, scenario);
+      succeeded += result['2xx'];
+      report(`ledger transfers: ${scenario.name}`, {
+        'transactions/s': result['2xx'] / result.duration,
+        'p50 ms': result.latency.p50,
+        'p99 ms': result.latency.p99,
+        non2xx: result.non2xx,
+        errors: result.errors,
+      });
+    }
+    const inFlight = scenarios.reduce((sum, s) => sum + s.connections, 0) + (afterWarmUp > 0 ? 4 : 0);
+    report('books after the run', { check: await checkBooks(pg, ledgerId, succeeded, inFlight) });
+  } finally {
+    await pg.end().catch(() => undefined);
+    await app?.stop();
+    await db.drop();
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
