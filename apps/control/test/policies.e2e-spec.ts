@@ -37,6 +37,8 @@ describe('policies, policy modules and previews', () => {
     expect((await http().get(ws(`/policies/${created.id}`)).set(bearer(member)).expect(200)).body.data).toEqual(created);
     const list = (await http().get(ws(`/policies?agent_id=${agent.id}`)).set(bearer(member)).expect(200)).body;
     expect(list).toMatchObject({ data: [{ id: created.id }], has_more: false, next_cursor: null });
+    const paged = (await http().get(ws(`/policies?agent_id=${agent.id}&limit=1`)).set(bearer(member)).expect(200)).body;
+    expect(paged).toMatchObject({ data: [{ id: created.id }], has_more: true, next_cursor: created.id });
     const updated = (await http().patch(ws(`/policies/${created.id}`)).set(bearer(s.owner)).send({ per_transaction_cap_cents: 200 }).expect(200)).body.data;
     expect(updated).toMatchObject({ version: 2, per_transaction_cap_cents: 200, rules: created.rules });
     expect(updated.policy_version).not.toBe(created.policy_version);

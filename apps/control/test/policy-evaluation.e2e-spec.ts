@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { bearer } from './control-fixtures';
 import { act, agentWithPolicy, DecisionStack, simulate, startDecisionStack } from './decision-fixtures';
@@ -145,14 +146,15 @@ describe('policy evaluation', () => {
     expect((await act(s.t.app, agent2, { action_type: 'email.send', cost_cents: 100 }).expect(403)).body.decision.rule).toBe('minute_window');
   });
 
-  it('denies with session_inactive (reopen_budget) and raise_budget once nothing is left', async () => {
+  it('denies an exhausted budget with raise_budget and a closed one with reopen_budget (session_inactive)', async () => {
     const agent = await agentWithPolicy(s, { per_transaction_cap_cents: 1_000 }, 1_000);
     await act(s.t.app, agent, { action_type: 'email.send', cost_cents: 1_000 }).expect(201);
-    const inactive = (await act(s.t.app, agent, { action_type: 'email.send', cost_cents: 1 }).expect(403)).body.decision;
-    expect(inactive).toMatchObject({ rule: 'session_inactive', remedy: { kind: 'reopen_budget' } });
+    const exhausted = (await act(s.t.app, agent, { action_type: 'email.send', cost_cents: 1 }).expect(403)).body.decision;
+    expect(exhausted).toMatchObject({ rule: 'session_inactive', detail: { status: 'exhausted' }, remedy: { kind: 'raise_budget' } });
     const agent2 = await agentWithPolicy(s, { per_transaction_cap_cents: 1_000 }, 1_000);
-    await act(s.t.app, agent2, { action_type: 'email.send', cost_cents: 999 }).expect(201);
-    await act(s.t.app, agent2, { action_type: 'email.send', cost_cents: 2 }).expect(403);
+    await request(s.t.app.getHttpServer()).post(`/control/v1/agent/budgets/${agent2.budgetId}/close`).set(bearer(agent2.key)).expect(200);
+    const closed = (await act(s.t.app, agent2, { action_type: 'email.send', cost_cents: 1 }).expect(403)).body.decision;
+    expect(closed).toMatchObject({ rule: 'session_inactive', detail: { status: 'closed' }, remedy: { kind: 'reopen_budget' } });
   });
 
   it('binds the frame hash to the request, metadata included', async () => {
@@ -160,5 +162,10 @@ describe('policy evaluation', () => {
     const hash = async (metadata: object) => (await simulate(s.t.app, agent, { action_type: 'email.send', metadata }).expect(200)).body.data.frame_hash;
     expect(await hash({ a: 1, b: 2 })).toBe(await hash({ b: 2, a: 1 }));
     expect(await hash({ a: 1 })).not.toBe(await hash({ a: 2 }));
+    // Recomputed the way the OpenAPI document tells an executor to.
+    const frame = { action_type: 'email.send', agent_id: agent.id, budget_id: agent.budgetId, cost_cents: 0, currency: 'USD', metadata: { a: 1, b: { c: 2 } }, resource: null, workspace_id: s.workspaceId };
+    expect(await hash({ b: { c: 2 }, a: 1 })).toBe(`fh_${createHash('sha256').update(JSON.stringify(frame)).digest('hex')}`);
+    const doc = (await request(s.t.app.getHttpServer()).get('/control/v1/openapi.json').expect(200)).text;
+    expect(doc).toContain('frame_hash is \\"fh_\\"');
   });
 });

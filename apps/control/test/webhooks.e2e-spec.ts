@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { startWebhookReceiver, startWorkerProcess, testRedisUrl, testSecretKey, WebhookReceiver, WorkerProcess } from '@bursar/testing';
+import { startWebhookReceiver, startWorkerProcess, testRedisUrl, webhookTestEnv, WebhookReceiver, WorkerProcess } from '@bursar/testing';
 import { WebhookEventsService } from '../src/webhooks/webhook-events.service';
 import { bearer, createWorkspace, seatMember } from './control-fixtures';
 import { ControlTestApp, startControlTestApp } from './control-test-app';
@@ -11,13 +10,8 @@ import { startTestIdentityProvider, TestIdentityProvider } from './test-identity
 const stripe = new Stripe('sk_test_unused');
 
 describe('control webhooks', () => {
-  const webhookEnv = {
-    WEBHOOK_SECRET_KEY: testSecretKey(),
-    WEBHOOK_QUEUE_PREFIX: `test-control-${randomBytes(4).toString('hex')}`,
-    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-    WEBHOOK_RETRY_BASE_MS: '1',
-    WEBHOOK_RELAY_INTERVAL_MS: '10',
-  };
+  // Control's polynomial schedule spans 4,676 bases: 1 ms keeps eight attempts near five seconds.
+  const webhookEnv = webhookTestEnv('control', 1);
   let idp: TestIdentityProvider;
   let t: ControlTestApp;
   let worker: WorkerProcess;

@@ -49,7 +49,18 @@ describe('workspace export, delete, budgets and agent use', () => {
     const doc = res.body.data;
     expect(doc.workspace).toMatchObject({ id: workspaceId, slug: 'doomed', role: 'owner' });
     expect(doc.exported_at).toEqual(expect.any(String));
-    expect(doc.counts).toEqual({ memberships: 2, invitations: 0, agents: 1, budgets: 1, spend_tokens: 1, audit_events: doc.audit_events.length });
+    expect(doc.counts).toEqual({
+      memberships: 2,
+      invitations: 0,
+      agents: 1,
+      budgets: 1,
+      spend_tokens: 1,
+      policy_modules: 0,
+      policies: 1,
+      intents: 0,
+      audit_events: doc.audit_events.length,
+    });
+    expect(doc.policies[0]).toMatchObject({ agent_id: agent.id, status: 'active' });
     expect(doc.agents[0]).toMatchObject({ id: agent.id, api_key_prefix: expect.any(String) });
     expect(doc.agents[0]).not.toHaveProperty('key_digest');
     expect(JSON.stringify(doc)).not.toContain(agent.api_key.slice(12));

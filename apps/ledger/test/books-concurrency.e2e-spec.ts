@@ -52,4 +52,22 @@ describe('Books under concurrent requests', () => {
     expect(replay.body.data.id).toBe([...ids][0]);
     expect(await booksProblems(db, api.client.ledgerId)).toEqual([]);
   });
+
+  it('fails only the bad requests of a concurrent burst (group commit keeps them apart)', async () => {
+    await api.post('/period_closes', { period_start: '2020-01-01T00:00:00Z', period_end: '2021-01-01T00:00:00Z', closed_by_label: 'ops' }).expect(201);
+    await api.transfer('merchant', 'bank', '1', 'USD', { external_refs: [{ rail: 'ach', kind: 'trace', value: 'taken' }] }).expect(201);
+    const before = BigInt((await api.balance('bank')).posted);
+    const bad = [
+      () => api.transfer('merchant', 'bank', '1', 'USD', { value_date: '2020-06-01T00:00:00Z' }),
+      () => api.transfer('merchant', 'bank', '1', 'USD', { external_refs: [{ rail: 'ach', kind: 'trace', value: 'taken' }] }),
+      () => api.transfer('merchant', 'ghost', '1'),
+      () => api.transfer('bank', 'wallet', '1'),
+    ];
+    const requests = Array.from({ length: 40 }, (_, i) => (i % 10 === 5 ? bad[(i - 5) / 10] : () => api.transfer('merchant', 'bank', '2')));
+    const results = await Promise.all(requests.map((r) => r()));
+    const codes = results.map((r) => (r.status === 201 ? 'ok' : r.body.error.code));
+    expect(codes.filter((c) => c !== 'ok').sort()).toEqual(['duplicate_external_ref', 'insufficient_funds', 'period_closed', 'unknown_account']);
+    expect(BigInt((await api.balance('bank')).posted)).toBe(before + 72n);
+    expect(await booksProblems(db, api.client.ledgerId)).toEqual([]);
+  });
 });

@@ -45,4 +45,20 @@ describe('Conditional writes: If-Match / If-Unmodified-Since', () => {
     // RFC 9110: an unparseable date is ignored.
     await api.patch(path(), { description: 'ignored header' }).set('If-Unmodified-Since', 'whenever').expect(200);
   });
+
+  it('guards OAuth client renames the same way, and keeps other fields fixed', async () => {
+    const admin = await LedgerFixtures.of(t).client({ scopes: ['ledger:clients:read', 'ledger:clients:write'] });
+    const clients = ledgerApi(t, await accessToken(t, admin));
+    const path = `/oauth_clients/${admin.clientId}`;
+    const { headers } = await clients.get(path).expect(200);
+    // Issuing a token (last_used_at) is not a change of the client.
+    await accessToken(t, admin);
+    const renamed = await clients.patch(path, { name: 'Renamed client' }).set('If-Match', headers.etag).expect(200);
+    expect(renamed.body.data.name).toBe('Renamed client');
+    const stale = await clients.patch(path, { name: 'Lost' }).set('If-Match', headers.etag).expect(409);
+    expect(stale.body.error.code).toBe('precondition_failed');
+    const fixed = await clients.patch(path, { scopes: ['ledger:write'] }).expect(422);
+    expect(fixed.body.error).toMatchObject({ code: 'invalid_request', param: 'scopes' });
+    await clients.patch(`/oauth_clients/client_nope`, { name: 'x' }).expect(404);
+  });
 });

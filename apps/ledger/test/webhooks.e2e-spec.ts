@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import Stripe from 'stripe';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createLogger } from '@bursar/service-kit';
-import { startWebhookReceiver, startWorkerProcess, testRedisUrl, testSecretKey, WebhookReceiver, WorkerProcess } from '@bursar/testing';
+import { startWebhookReceiver, startWorkerProcess, testRedisUrl, webhookTestEnv, WebhookReceiver, WorkerProcess } from '@bursar/testing';
 import { LedgerScope } from '../src/common/mode';
 import { EventsService } from '../src/events/events.service';
 import { createLedgerApp } from '../src/ledger.app';
@@ -14,14 +13,7 @@ import { LedgerTestApp, startLedgerTestApp } from './ledger-test-app';
 const stripe = new Stripe('sk_test_unused');
 
 describe('Ledger webhooks', () => {
-  const webhookEnv = {
-    WEBHOOK_SECRET_KEY: testSecretKey(),
-    // This file's own queues, so parallel suites never deliver each other's jobs.
-    WEBHOOK_QUEUE_PREFIX: `test-ledger-${randomBytes(4).toString('hex')}`,
-    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-    WEBHOOK_RETRY_BASE_MS: '2',
-    WEBHOOK_RELAY_INTERVAL_MS: '10',
-  };
+  const webhookEnv = webhookTestEnv('ledger');
   let t: LedgerTestApp;
   let worker: WorkerProcess;
   let receiver: WebhookReceiver;
@@ -178,7 +170,11 @@ describe('Ledger webhooks', () => {
     await api.get(`/webhook_endpoints/${endpoint.id}/deliveries?status=dead`).expect(422);
 
     receiver.respondWith(() => 200);
-    const redelivery = (await api.post(`/webhook_deliveries/${dead.id}/redeliver`).expect(201)).body.data;
+    const redeliver = () => api.post(`/webhook_deliveries/${dead.id}/redeliver`).set('Idempotency-Key', `redeliver-${dead.id}`);
+    const redelivery = (await redeliver().expect(201)).body.data;
+    const replay = await redeliver().expect(200);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body.data.id).toBe(redelivery.id);
     expect(redelivery).toMatchObject({ enqueue_kind: 'redelivery', redelivers_delivery_id: dead.id, event_id: event.id, status: 'pending', attempt: 0 });
     const done = await deliveryWhen(redelivery.id, (d) => d.status === 'succeeded');
     expect(done.request_body).toBe(dead.request_body);
@@ -193,9 +189,14 @@ describe('Ledger webhooks', () => {
     expect(rotated.signing_secret).not.toBe(endpoint.signing_secret);
     expect(Date.parse(rotated.previous_secret_expires_at) - Date.now()).toBeGreaterThan(23.9 * 3600_000);
     expect((await api.post(`/webhook_endpoints/${endpoint.id}/rotate_secret`).expect(409)).body.error.code).toBe('rotation_in_progress');
+    const [logged] = (await api.get('/events?type=webhook_endpoint.secret_rotated').expect(200)).body.data;
+    expect(logged).toMatchObject({ resource_id: endpoint.id, data: { object: 'webhook_endpoint', id: endpoint.id } });
+    expect(JSON.stringify(logged)).not.toContain(rotated.signing_secret);
 
     await record('account.created', 'rotated');
-    const [received] = await receiver.waitFor(1);
+    // The rotation's own event is delivered too; take the account event.
+    const received = (await receiver.waitFor(2)).find((r) => JSON.parse(r.body).type === 'account.created');
+    if (!received) throw new Error('account.created not delivered');
     const header = String(received.headers['bursar-signature']);
     expect(header.match(/v1=/g)).toHaveLength(2);
     for (const secret of [endpoint.signing_secret, rotated.signing_secret]) {

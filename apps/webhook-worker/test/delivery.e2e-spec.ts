@@ -3,6 +3,7 @@ import type { INestApplication } from '@nestjs/common';
 import { Queue, Worker } from 'bullmq';
 import type Redis from 'ioredis';
 import Stripe from 'stripe';
+import supertest from 'supertest';
 import { SecretBox } from '@bursar/crypto';
 import {
   buildDeliveryJob,
@@ -13,7 +14,7 @@ import {
   WebhookPublisher,
 } from '@bursar/queue';
 import { createLogger, loadConfig } from '@bursar/service-kit';
-import { startWebhookReceiver, startWorkerProcess, testRedisUrl, testSecretKey, WebhookReceiver } from '@bursar/testing';
+import { startWebhookReceiver, startWorkerProcess, testRedisUrl, testSecretKey, webhookTestEnv, WebhookReceiver } from '@bursar/testing';
 import { WorkerSettings } from '../src/config/worker.settings';
 import { createWorkerApp } from '../src/worker.app';
 
@@ -21,15 +22,12 @@ const logger = createLogger('worker-test', 'silent');
 const stripe = new Stripe('sk_test_unused');
 
 describe('webhook worker deliveries', () => {
-  // A queue prefix of this file's own, so parallel suites never take each other's jobs.
-  const prefix = `test-worker-${randomBytes(4).toString('hex')}`;
-  const key = testSecretKey();
+  const webhookEnv = webhookTestEnv('worker');
+  const prefix = webhookEnv.WEBHOOK_QUEUE_PREFIX;
+  const key = webhookEnv.WEBHOOK_SECRET_KEY;
   // Every worker of the file shares one lock duration: the stalled-job check is throttled per queue
   // by the interval of whichever worker ran it last.
-  const env = {
-    REDIS_URL: testRedisUrl(), WEBHOOK_SECRET_KEY: key, WEBHOOK_QUEUE_PREFIX: prefix, WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-    WORKER_LOCK_DURATION_MS: '1000',
-  };
+  const env = { ...webhookEnv, REDIS_URL: testRedisUrl(), WORKER_LOCK_DURATION_MS: '1000' };
   let connection: Redis;
   let publisher: WebhookPublisher;
   let results: Worker<WebhookAttemptResult>;
@@ -88,7 +86,7 @@ describe('webhook worker deliveries', () => {
   });
 
   it("posts the exact body with headers Stripe's verifier accepts, one v1 per secret", async () => {
-    await startWorker();
+    const app = await startWorker();
     const [current, previous] = ['whsec_test_current', 'whsec_test_previous'];
     const { deliveryId, eventId, body } = await publish([current, previous]);
     const [request] = await receiver.waitFor(1);
@@ -106,6 +104,12 @@ describe('webhook worker deliveries', () => {
     const [result] = await resultsFor(deliveryId, 1);
     expect(result).toMatchObject({ attempt: 1, outcome: 'succeeded', final: true, nextAttemptAt: null, responseStatus: 200, error: null });
     expect(result.requestHeaders['Bursar-Signature']).toBe(signature);
+
+    const metrics = (await supertest(app.getHttpServer()).get('/metrics').expect(200)).text;
+    expect(metrics).toMatch(/webhook_deliveries_total\{service="ledger",outcome="succeeded"\} 1/);
+    expect(metrics).toMatch(/webhook_attempt_duration_seconds_count\{service="ledger"\} 1/);
+    expect(metrics).toMatch(/webhook_enqueue_to_receipt_seconds_count\{service="ledger"\} 1/);
+    expect(metrics).toMatch(/webhook_queue_depth\{state="waiting"\} 0/);
   });
 
   it('keeps signing secrets out of Redis in clear', async () => {

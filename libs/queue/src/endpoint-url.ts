@@ -24,6 +24,13 @@ export function isPrivateAddress(address: string): boolean {
 
 export type EndpointUrlProblem = 'invalid_url' | 'private_address' | 'unresolvable';
 
+/** What to tell the caller about each problem. */
+export const ENDPOINT_URL_PROBLEMS: Record<EndpointUrlProblem, string> = {
+  invalid_url: 'url must be an absolute http(s) URL without credentials',
+  private_address: 'url resolves to a loopback, private or link-local address, which webhooks may not reach',
+  unresolvable: 'url host does not resolve',
+};
+
 /**
  * Checks an endpoint URL before it is stored: http(s) only, and (unless `allowPrivate`) every
  * address its host resolves to must be public. Returns the problem, or null when acceptable.

@@ -14,3 +14,4 @@ export * from './outbox/webhook-outbox.repository';
 export * from './outbox/endpoint-secret';
 export * from './outbox/webhook-dispatcher';
 export * from './outbox/webhook-tables.sql';
+export * from './outbox/webhook-dispatcher.provider';

@@ -14,8 +14,9 @@ export class WebhookResultsReporter {
 
   async report(service: WebhookService, result: WebhookAttemptResult): Promise<void> {
     await this.queue(service).add('attempt', result, {
-      // The service may not have committed the delivery row yet, or may be restarting: keep trying.
-      attempts: 25,
+      // The delivery row may not be committed yet: retried over about three minutes of a running
+      // consumer (while no service consumes, the result simply waits in the queue).
+      attempts: 12,
       backoff: { type: 'exponential', delay: 50 },
       removeOnComplete: true,
       removeOnFail: { count: 1000 },

@@ -3,3 +3,4 @@ export * from './private-redis';
 export * from './service-test-app';
 export * from './webhook-receiver';
 export * from './app-process';
+export * from './webhook-env';

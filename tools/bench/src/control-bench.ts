@@ -13,8 +13,8 @@ import { redisUrl, report, runScript, scratchDatabase } from './bench-kit';
  *  3. cosignature verify (one valid token, stateful check included)
  *  4. cosignature consume (each request spends a different authorization)
  *  5. policy evaluation alone, in process, beside json-logic-js
- * BENCH_SECONDS (default 10) per HTTP run, BENCH_CONNECTIONS (default 32), BENCH_AGENTS (default 16);
- * BENCH_NODE_OPTIONS is handed to the service process (`--cpu-prof`, say).
+ * A run of GET /.well-known/jwks.json first gives the machine's ceiling for any request.
+ * BENCH_SECONDS (default 10) per HTTP run, BENCH_CONNECTIONS (default 32), BENCH_AGENTS (default 16).
  */
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -57,6 +57,7 @@ async function seed(pg: Client): Promise<BenchAgent[]> {
 interface Run {
   title: string;
   url: string;
+  method?: 'GET' | 'POST';
   expect: number;
   body(i: number): { headers: Record<string, string>; body: string };
   amount?: number;
@@ -67,7 +68,7 @@ async function load(run: Run): Promise<void> {
   let wrong = 0;
   const result = await autocannon({
     url: run.url,
-    method: 'POST',
+    method: run.method ?? 'POST',
     connections,
     ...(run.amount ? { amount: run.amount } : { duration: seconds }),
     requests: [
@@ -100,7 +101,6 @@ async function main(): Promise<void> {
     COSIGN_ISSUER: 'https://control.bursar.bench',
     AGENT_RATE_LIMIT_PER_MINUTE: '100000000',
     NODE_ENV: 'production',
-    ...(process.env.BENCH_NODE_OPTIONS && { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS }),
   };
   const pg = new Client({ connectionString: db.url });
   let app: Awaited<ReturnType<typeof startAppProcess>> | null = null;
@@ -116,6 +116,8 @@ async function main(): Promise<void> {
       body: JSON.stringify({ budget_id: as(i).budgetId, amount_cents: 100 + (i % 50), counterparty: 'acme', idempotency_key: `bench-${i}`, metadata: { category: 'office' } }),
     });
 
+    // Calibration: a route with no database work shows what the (shared) machine gives any request.
+    await load({ title: 'Baseline: GET /.well-known/jwks.json (no database)', url: `${base}/.well-known/jwks.json`, method: 'GET', expect: 200, body: () => ({ headers: {}, body: '' }) });
     await load({ title: `Allowed payment authorizations (${agentCount} agents, reservation + cosignature)`, url: `${base}/control/v1/agent/payment_intents`, expect: 201, body: payment });
     await load({
       title: 'Action simulations',

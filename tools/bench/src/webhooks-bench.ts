@@ -37,7 +37,7 @@ async function bootstrapLedger(env: Record<string, string>, baseUrl: string, rec
     headers: { Authorization: `Basic ${basic}`, 'Content-Type': 'application/x-www-form-urlencoded' },
     body: 'grant_type=client_credentials',
   });
-  const { access_token: token } = await tokenRes.json();
+  const { access_token: token } = (await tokenRes.json()) as { access_token: string };
   const created = await fetch(`${baseUrl}/ledger/v1/webhook_endpoints`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },

@@ -6,6 +6,7 @@ import { AgentKeyGuard, CurrentAgent } from '../agents/agent-key.guard';
 import { TraceId } from '../common/trace-id.decorator';
 import { AgentIntentsController, authorizationBody } from '../decisions/agent-intents.controller';
 import { AuthorizationRequest } from '../decisions/authorization.service';
+import { FRAME_HASH_DOC } from '../decisions/decision';
 import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
 import { ActionRequestDto } from './dto/action-request.dto';
 
@@ -32,7 +33,7 @@ export class AgentActionsController extends AgentIntentsController {
 
   @Post()
   @ApiHeader({ name: 'Idempotency-Key', required: true, description: 'Missing: 422 idempotency_key_required; in flight: 409 idempotency_conflict' })
-  @ApiOperation({ summary: 'Authorize an action: 201 allowed (cosigned), 202 held for approval, 403 denied; body {data, decision, cosignature?}' })
+  @ApiOperation({ summary: 'Authorize an action: 201 allowed (cosigned), 202 held for approval, 403 denied; body {data, decision, cosignature?}', description: FRAME_HASH_DOC })
   async authorize(
     @CurrentAgent() agent: Agent,
     @IdempotencyKey() key: string,

@@ -10,6 +10,8 @@ import { AgentsRepository } from './agents.repository';
 
 type AgentRequest = Request & { agent?: Agent };
 
+const LAST_USED_RESOLUTION_MS = 60_000;
+
 /** Admits requests carrying the key of an active agent, within its rate limit; identity tokens never pass. */
 @Injectable()
 export class AgentKeyGuard implements CanActivate {
@@ -28,7 +30,10 @@ export class AgentKeyGuard implements CanActivate {
       throw AgentKeyErrors.error('invalid_runtime_key');
     }
     await this.rateLimiter.agent(agent.id, context.switchToHttp().getResponse<Response>());
-    await this.agents.touch(agent.workspace_id, agent.id);
+    // Written at most once a minute, so a busy agent costs no extra round trip per request.
+    if (!agent.last_used_at || Date.now() - agent.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
+      await this.agents.touch(agent.workspace_id, agent.id);
+    }
     req.agent = agent;
     return true;
   }

@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import type Redis from 'ioredis';
 import { sha256Hex } from '@bursar/crypto';
-import { rateLimitHeaders, REDIS, RedisRateLimiter } from '@bursar/service-kit';
+import { LOGGER, rateLimitHeaders, REDIS, RedisRateLimiter } from '@bursar/service-kit';
+import type { Logger } from 'pino';
 import { ControlSettings } from '../config/control.settings';
 import { RateLimitErrors } from './rate-limit.errors';
 
@@ -19,9 +20,10 @@ export class ControlRateLimiter {
 
   constructor(
     @Inject(REDIS) redis: Redis,
+    @Inject(LOGGER) logger: Logger,
     private readonly settings: ControlSettings,
   ) {
-    this.limiter = new RedisRateLimiter(redis, 'control:rl');
+    this.limiter = new RedisRateLimiter(redis, { prefix: 'control:rl', logger });
   }
 
   agent(agentId: string, res: Response): Promise<void> {

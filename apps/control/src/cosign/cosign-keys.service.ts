@@ -58,6 +58,7 @@ export class CosignKeysService implements OnModuleInit {
       await this.keys.lock(em);
       if (!(await this.keys.hasActive(em))) await this.create(em);
     });
+    await this.reload();
   }
 
   /** A new active key; the previous one retires but stays published and verifying. */
@@ -67,7 +68,7 @@ export class CosignKeysService implements OnModuleInit {
       await this.keys.retireActive(em);
       return this.create(em);
     });
-    this.loaded = null;
+    await this.reload();
     return created;
   }
 
@@ -100,10 +101,19 @@ export class CosignKeysService implements OnModuleInit {
     return { kid: row.kid, created_at: row.created_at };
   }
 
+  /**
+   * The loaded keys, refreshed in the background once stale. Signing runs inside authorization
+   * transactions, so it must never wait for a second pooled connection: under a burst that wait
+   * could starve the pool.
+   */
   private current(): Promise<LoadedKeys> {
     const loaded = this.loaded;
-    if (loaded && Date.now() - loaded.loadedAt < REFRESH_MS) return Promise.resolve(loaded);
-    return this.reload();
+    if (!loaded) return this.reload();
+    if (Date.now() - loaded.loadedAt >= REFRESH_MS) {
+      // A failed refresh keeps the keys already loaded; the next stale read tries again.
+      this.reload().catch(() => undefined);
+    }
+    return Promise.resolve(loaded);
   }
 
   private reload(): Promise<LoadedKeys> {

@@ -6,12 +6,7 @@ import { CosignErrors } from './cosign.errors';
 import { CosignatureCheck, CosignService } from './cosign.service';
 import { CosignKeysService } from './cosign-keys.service';
 import { ConsumeCosignatureDto, VerifyCosignatureDto } from './dto/cosignature.dto';
-
-const FRAME_HASH_DOC =
-  'frame_hash is "fh_" + lowercase hex SHA-256 of the canonical JSON (keys sorted at every level, no whitespace) of ' +
-  '{action_type, agent_id, budget_id, cost_cents, currency, metadata, resource, workspace_id} as the request was evaluated ' +
-  '(payments: action_type "payment.create", resource = counterparty, cost_cents = amount_cents, metadata {} when absent). ' +
-  'policy_version is "pv_" + SHA-256 hex of the canonical JSON of decision.policy_snapshot ("pv_none" without a policy).';
+import { FRAME_HASH_DOC } from '../decisions/decision';
 
 function presented(req: Request, body: VerifyCosignatureDto): string {
   const token = body.authorization || bearerToken(req);

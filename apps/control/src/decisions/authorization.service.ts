@@ -7,6 +7,7 @@ import { Budget } from '../budgets/budget.entity';
 import { BudgetsRepository } from '../budgets/budgets.repository';
 import { remainingCents } from '../budgets/budgets.service';
 import { notFound } from '../common/control-errors';
+import { isUniqueViolation } from '../common/postgres-errors';
 import { CosignService } from '../cosign/cosign.service';
 import { IdempotencyErrors, reusedKey } from '../idempotency/idempotency.errors';
 import { PolicyEngine } from '../policies/policy-engine.service';
@@ -15,7 +16,7 @@ import { SpendTokensRepository } from '../spend-tokens/spend-tokens.repository';
 import { WebhookEventsService } from '../webhooks/webhook-events.service';
 import { canonicalDigest } from './canonical-json';
 import { Decision, EvaluatedAction, Outcome, outcomeStatus } from './decision';
-import { decide, sessionBudgetRefusal } from './decision-engine';
+import { decide, inactiveRefusal, sessionBudgetRefusal } from './decision-engine';
 import { Intent, IntentKind, IntentState } from './intent.entity';
 import { auditNames, presentIntent } from './intent.presenter';
 import { IntentsRepository } from './intents.repository';
@@ -72,17 +73,26 @@ export class AuthorizationService {
    * Idempotent per agent and key: a request in flight holds the key (others get 409), a finished one
    * is replayed with its original status, intent and decision, even after a policy change.
    */
-  authorize(agent: Agent, request: AuthorizationRequest, idempotencyKey: string): Promise<Authorization> {
+  async authorize(agent: Agent, request: AuthorizationRequest, idempotencyKey: string): Promise<Authorization> {
+    try {
+      return await this.authorizeOnce(agent, request, idempotencyKey);
+    } catch (e) {
+      // The key's first request committed while this one started: it was in flight a moment ago.
+      if (isUniqueViolation(e)) throw IdempotencyErrors.error('idempotency_conflict');
+      throw e;
+    }
+  }
+
+  private authorizeOnce(agent: Agent, request: AuthorizationRequest, idempotencyKey: string): Promise<Authorization> {
     // The trace id is generated when absent, so it cannot tell a retry from a different request.
     const digest = canonicalDigest('', { ...request, trace_id: null });
     return this.dataSource.transaction(async (em) => {
-      if (!(await this.intents.lockKey(em, agent.workspace_id, agent.id, request.kind, idempotencyKey))) {
-        throw IdempotencyErrors.error('idempotency_conflict');
-      }
-      const existing = await this.intents.findByKey(em, agent.workspace_id, agent.id, request.kind, idempotencyKey);
+      const claim = await this.intents.claimKey(em, agent.workspace_id, agent.id, request.kind, idempotencyKey);
+      if (!claim.locked) throw IdempotencyErrors.error('idempotency_conflict');
+      const existing = claim.existingId && (await this.intents.find({ workspaceId: agent.workspace_id, kind: request.kind, agentId: agent.id }, claim.existingId, em));
       if (existing) {
         if (existing.request_digest !== digest) throw reusedKey();
-        return this.replay(existing);
+        return this.replay(em, existing);
       }
       const { action, budget, token, decision: evaluated } = await this.evaluate(em, agent, request, true);
       const { decision, reserved } = await this.settle(em, agent, action, budget, token, evaluated);
@@ -147,18 +157,18 @@ export class AuthorizationService {
   }
 
   /** The stored cosignature while it is usable; a fresh one once it expired (the intent is still spendable). */
-  async currentCosignature(intent: Intent): Promise<string | null> {
+  async currentCosignature(intent: Intent, em: EntityManager = this.dataSource.manager): Promise<string | null> {
     if (intent.state !== 'pending' || intent.cosign_consumed_at !== null || !this.cosign.enabled) return null;
     if (intent.cosignature && intent.cosign_expires_at && intent.cosign_expires_at.getTime() > Date.now() + 5_000) return intent.cosignature;
-    return this.issueCosignature(this.dataSource.manager, intent);
+    return this.issueCosignature(em, intent);
   }
 
-  private async replay(intent: Intent): Promise<Authorization> {
+  private async replay(em: EntityManager, intent: Intent): Promise<Authorization> {
     return {
       intent,
       decision: intent.decision as unknown as Decision,
       status: intent.http_status,
-      cosignature: await this.currentCosignature(intent),
+      cosignature: await this.currentCosignature(intent, em),
       replayed: true,
     };
   }
@@ -213,10 +223,7 @@ export class AuthorizationService {
     const budget = (await this.budgets.find(agent.workspace_id, agent.id, action.budget_id, em)) as Budget;
     const remaining = remainingCents(budget);
     decision.headroom.session_remaining_cents = remaining;
-    if (budget.status !== 'active') {
-      return denial(decision, 'session_inactive', { budget_id: budget.id, status: budget.status }, remedy('reopen_budget', `The budget is ${budget.status}; open a new one`));
-    }
-    const refusal = sessionBudgetRefusal(action, remaining);
+    const refusal = budget.status !== 'active' ? inactiveRefusal(budget.id, budget.status) : sessionBudgetRefusal(action, remaining);
     return denial(decision, refusal.rule as string, refusal.detail, refusal.remedy);
   }
 

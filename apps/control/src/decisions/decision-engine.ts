@@ -58,13 +58,7 @@ function tokenRefusal(token: SpendToken, action: EvaluatedAction, now: Date): Re
 /** Checks that hold whatever the policy says: the budget is open, the key's scopes cover the action, it fits. */
 function intrinsicRefusal(input: DecisionInput, remaining: number): Refusal | null {
   const { action, agent, budget } = input;
-  if (budget.status !== 'active') {
-    return {
-      rule: 'session_inactive',
-      detail: { budget_id: action.budget_id, status: budget.status },
-      remedy: remedy('reopen_budget', `The budget is ${budget.status}; open a new one`),
-    };
-  }
+  if (budget.status !== 'active') return inactiveRefusal(action.budget_id, budget.status);
   if (!scopeCovers(agent.scopes, action.action_type)) {
     return {
       rule: 'runtime_scope',
@@ -77,6 +71,18 @@ function intrinsicRefusal(input: DecisionInput, remaining: number): Refusal | nu
     return { rule: 'no_policy', detail: {}, remedy: remedy('create_policy', 'The agent has no active policy, so everything is denied') };
   }
   return null;
+}
+
+/** An exhausted budget needs more money from a person; a closed one needs a new budget. */
+export function inactiveRefusal(budgetId: string, status: string): Refusal {
+  return {
+    rule: 'session_inactive',
+    detail: { budget_id: budgetId, status },
+    remedy:
+      status === 'exhausted'
+        ? remedy('raise_budget', 'The budget is used up; a person must fund a new one')
+        : remedy('reopen_budget', `The budget is ${status}; open a new one`),
+  };
 }
 
 export function sessionBudgetRefusal(action: EvaluatedAction, remaining: number): Refusal {

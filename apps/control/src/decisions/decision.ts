@@ -29,6 +29,13 @@ export interface EvaluatedAction {
   metadata: Record<string, unknown>;
 }
 
+/** How an executor recomputes `frame_hash` and `policy_version`; shown in the OpenAPI document. */
+export const FRAME_HASH_DOC =
+  'frame_hash is "fh_" + lowercase hex SHA-256 of the canonical JSON (keys sorted at every level, no whitespace) of ' +
+  '{action_type, agent_id, budget_id, cost_cents, currency, metadata, resource, workspace_id} as the request was evaluated ' +
+  '(payments: action_type "payment.create", resource = counterparty, cost_cents = amount_cents, metadata {} when absent). ' +
+  'policy_version is "pv_" + SHA-256 hex of the canonical JSON of decision.policy_snapshot ("pv_none" without a policy).';
+
 /**
  * `fh_` + SHA-256 hex of the canonical JSON of the frame below; an executor holding the request
  * recomputes it to confirm a receipt is for that request (metadata included, though never echoed).

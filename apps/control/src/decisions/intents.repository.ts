@@ -9,6 +9,14 @@ const COUNTED_STATES = `('pending', 'held', 'completed', 'executed')`;
 
 export type NewIntent = Omit<Intent, 'created_at' | 'updated_at'>;
 
+const INSERT_COLUMNS = [
+  'id', 'workspace_id', 'agent_id', 'budget_id', 'kind', 'action_type', 'resource', 'amount_cents', 'currency', 'state',
+  'reserved_cents', 'idempotency_key', 'request_digest', 'http_status', 'trace_id', 'spend_token_id', 'failure_reason',
+  'resolved_by_sub', 'resolved_at', 'ledger_transaction_id', 'decision', 'decision_context', 'metadata', 'cosignature',
+  'cosign_expires_at', 'cosign_consumed_at', 'consumed_by',
+] as const satisfies readonly (keyof NewIntent)[];
+const JSON_COLUMNS: ReadonlySet<string> = new Set(['decision', 'decision_context', 'metadata']);
+
 export interface IntentScope {
   workspaceId: string;
   kind: IntentKind;
@@ -21,14 +29,18 @@ export class IntentsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Takes the agent's idempotency key for this transaction. False when another request holds it
-   * (still in flight); a finished one has committed its intent, which the caller then replays.
+   * Takes the agent's idempotency key for this transaction and, in the same round trip, looks for
+   * the intent it already made. `locked` is false while another request holds the key (in flight).
+   * A request finishing between this statement's snapshot and its lock is caught by the unique key
+   * on insert instead.
    */
-  async lockKey(em: EntityManager, workspaceId: string, agentId: string, kind: IntentKind, key: string): Promise<boolean> {
-    const [row] = (await em.query(`SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked`, [
-      `intent:${workspaceId}:${agentId}:${kind}:${key}`,
-    ])) as { locked: boolean }[];
-    return row.locked;
+  async claimKey(em: EntityManager, workspaceId: string, agentId: string, kind: IntentKind, key: string): Promise<{ locked: boolean; existingId: string | null }> {
+    const [row] = (await em.query(
+      `SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked,
+              (SELECT id FROM intents WHERE workspace_id = $2 AND agent_id = $3 AND kind = $4 AND idempotency_key = $5) AS existing_id`,
+      [`intent:${workspaceId}:${agentId}:${kind}:${key}`, workspaceId, agentId, kind, key],
+    )) as { locked: boolean; existing_id: string | null }[];
+    return { locked: row.locked, existingId: row.existing_id };
   }
 
   /** Serialises the agent's windowed decisions, so two requests never both fit the last room in a window. */
@@ -36,19 +48,21 @@ export class IntentsRepository {
     await em.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`windows:${workspaceId}:${agentId}`]);
   }
 
-  findByKey(em: EntityManager, workspaceId: string, agentId: string, kind: IntentKind, key: string): Promise<Intent | null> {
-    return em.findOneBy(Intent, { workspace_id: workspaceId, agent_id: agentId, kind, idempotency_key: key });
-  }
-
   find(scope: IntentScope, id: string, em: EntityManager = this.dataSource.manager): Promise<Intent | null> {
     return em.findOneBy(Intent, { workspace_id: scope.workspaceId, kind: scope.kind, id, ...(scope.agentId && { agent_id: scope.agentId }) });
   }
 
+  /** One plain INSERT: this is the hot path of every authorization, so no ORM round-trip for defaults. */
   async insert(em: EntityManager, workspaceId: string, intent: NewIntent): Promise<Intent> {
-    // jsonb columns (decision, metadata) do not fit the query builder's deep-partial type.
-    const result = await em.insert(Intent, { ...intent, workspace_id: workspaceId } as object);
-    const generated = result.generatedMaps[0] as Pick<Intent, 'created_at' | 'updated_at'>;
-    return { ...intent, workspace_id: workspaceId, created_at: generated.created_at, updated_at: generated.updated_at };
+    const row = { ...intent, workspace_id: workspaceId };
+    const columns = INSERT_COLUMNS.map((c) => (JSON_COLUMNS.has(c) && row[c] !== null ? JSON.stringify(row[c]) : row[c]));
+    const [created] = (await em.query(
+      `INSERT INTO intents (${INSERT_COLUMNS.join(', ')})
+       VALUES (${INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})
+       RETURNING created_at, updated_at`,
+      columns,
+    )) as Pick<Intent, 'created_at' | 'updated_at'>[];
+    return { ...row, created_at: created.created_at, updated_at: created.updated_at };
   }
 
   /**

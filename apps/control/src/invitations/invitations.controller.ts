@@ -1,7 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { ApiData, ApiPage } from '../common/openapi-responses';
-import { CreatedInvitationSchema, InvitationSchema } from '../workspaces/workspace.schema';
 import { TraceId } from '../common/trace-id.decorator';
 import { CurrentIdentity, IdentityGuard } from '../identity/identity.guard';
 import type { Identity } from '../identity/identity-token.verifier';
@@ -9,6 +8,7 @@ import { CurrentWorkspace, RequireCapability, WorkspaceAccessGuard } from '../wo
 import type { WorkspaceAccess } from '../workspaces/workspaces.repository';
 import { CreateInvitationDto } from './dto/create-invitation.dto';
 import { InvitationTokenDto } from './dto/invitation-token.dto';
+import { AcceptedInvitationSchema, CreatedInvitationSchema, InvitationLookupSchema, InvitationSchema } from './invitation.schema';
 import { InvitationsService, presentInvitation } from './invitations.service';
 
 /** A workspace's open invitations; creating one returns its one-time `token`. */
@@ -52,11 +52,13 @@ export class InvitationsController {
   constructor(private readonly invitations: InvitationsService) {}
 
   @Get('lookup')
+  @ApiData(InvitationLookupSchema)
   async lookup(@CurrentIdentity() identity: Identity, @Query() { token }: InvitationTokenDto) {
     return { data: await this.invitations.lookup(identity, token) };
   }
 
   @Post('accept')
+  @ApiData(AcceptedInvitationSchema, 201)
   async accept(@CurrentIdentity() identity: Identity, @Body() { token }: InvitationTokenDto, @TraceId() traceId: string) {
     return { data: await this.invitations.accept(identity, token, traceId) };
   }

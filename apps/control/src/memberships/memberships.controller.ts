@@ -1,7 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { ApiData, ApiPage } from '../common/openapi-responses';
-import { MembershipSchema } from '../workspaces/workspace.schema';
 import { ListQueryDto } from '../common/pagination';
 import { TraceId } from '../common/trace-id.decorator';
 import { IdentityGuard } from '../identity/identity.guard';
@@ -9,6 +8,7 @@ import { CurrentWorkspace, RequireCapability, WorkspaceAccessGuard } from '../wo
 import type { WorkspaceAccess } from '../workspaces/workspaces.repository';
 import { CreateMembershipDto } from './dto/create-membership.dto';
 import { UpdateMembershipDto } from './dto/update-membership.dto';
+import { MembershipSchema } from './membership.schema';
 import { MembershipsService, presentMembership } from './memberships.service';
 
 /** Members of a workspace, oldest first. */

@@ -6,6 +6,7 @@ import { AgentKeyGuard, CurrentAgent } from '../agents/agent-key.guard';
 import { TraceId } from '../common/trace-id.decorator';
 import { AgentIntentsController, authorizationBody } from '../decisions/agent-intents.controller';
 import { AuthorizationRequest } from '../decisions/authorization.service';
+import { FRAME_HASH_DOC } from '../decisions/decision';
 import { PaymentRequestDto, PaymentSimulationDto } from './dto/payment-request.dto';
 
 /** A payment is evaluated as `payment.create` against its counterparty, sharing every cap and window with actions. */
@@ -33,7 +34,7 @@ export class AgentPaymentIntentsController extends AgentIntentsController {
   @Post()
   @ApiOperation({
     summary: 'Authorize a payment (never moves money): 201 pending + cosignature, 202 held, 403 denied',
-    description: 'Idempotency is the body field idempotency_key (400 without). Settle on your rail, then call complete or fail.',
+    description: `Idempotency is the body field idempotency_key (400 without). Settle on your rail, then call complete or fail. ${FRAME_HASH_DOC}`,
   })
   async authorize(@CurrentAgent() agent: Agent, @Body() dto: PaymentRequestDto, @TraceId() traceId: string, @Res({ passthrough: true }) res: Response) {
     return authorizationBody(res, await this.authorizations.authorize(agent, paymentRequest(dto, traceId), dto.idempotency_key));

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { SecretBox } from '@bursar/crypto';
-import { checkEndpointUrl, newSigningSecret, sealEndpointSecret, WebhookDispatcher } from '@bursar/queue';
+import { checkEndpointUrl, ENDPOINT_URL_PROBLEMS, newSigningSecret, sealEndpointSecret, WebhookDispatcher } from '@bursar/queue';
 import { notFound, unprocessable } from '../common/control-errors';
 import { ControlSettings } from '../config/control.settings';
 import { CreateControlWebhookEndpointDto } from './dto/create-webhook-endpoint.dto';
@@ -12,11 +12,6 @@ import { CONTROL_WEBHOOK_EVENTS } from './webhook-event-types';
 /** How long a rotated-out secret keeps signing deliveries beside the new one (decisions.md). */
 const SECRET_OVERLAP_MS = 24 * 3_600_000;
 const SECRET_PREFIX = 'whsec_';
-const URL_PROBLEMS = {
-  invalid_url: 'url must be an absolute http(s) URL without credentials',
-  private_address: 'url resolves to a loopback, private or link-local address, which webhooks may not reach',
-  unresolvable: 'url host does not resolve',
-} as const;
 
 export interface ControlEndpointWithSecret {
   endpoint: ControlWebhookEndpoint;
@@ -39,7 +34,7 @@ export class ControlWebhookEndpointsService {
     const unknown = (dto.enabled_events ?? []).filter((e) => !(CONTROL_WEBHOOK_EVENTS as readonly string[]).includes(e));
     if (unknown.length > 0) throw unprocessable(`Unknown event type(s): ${unknown.join(', ')}`);
     const problem = await checkEndpointUrl(dto.url, this.settings.WEBHOOK_ALLOW_PRIVATE_URLS);
-    if (problem) throw unprocessable(URL_PROBLEMS[problem]);
+    if (problem) throw unprocessable(ENDPOINT_URL_PROBLEMS[problem]);
     const id = randomUUID();
     const secret = newSigningSecret(SECRET_PREFIX);
     const endpoint = await this.endpoints.insert(workspaceId, {

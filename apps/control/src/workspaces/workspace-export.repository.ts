@@ -8,6 +8,9 @@ const EXPORTED = {
   agents: 'agents',
   budgets: 'budgets',
   spend_tokens: 'spend_tokens',
+  policy_modules: 'policy_modules',
+  policies: 'policies',
+  intents: 'intents',
   audit_events: 'audit_events',
 } as const;
 export type ExportedRecords = Record<keyof typeof EXPORTED, Record<string, unknown>[]>;

@@ -1,9 +1,11 @@
 import { Get, Param, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { RequireScope } from '../auth/require-scope.decorator';
+import { ApiEnveloped } from '../common/api-envelope.decorator';
 import { LedgerApiController } from '../common/ledger-api-controller.decorator';
 import { LedgerScope } from '../common/mode';
 import { CurrentLedger } from '../ledgers/current-ledger.decorator';
+import { EventResponse } from './dto/event.response';
 import { ListEventsQuery } from './dto/list-events.query';
 import { presentEvent } from './event.record';
 import { EventsService } from './events.service';
@@ -16,12 +18,14 @@ export class EventsController {
   @Get()
   @RequireScope('ledger:read')
   @ApiOperation({ summary: 'The events tail: every state change of the ledger, newest first' })
+  @ApiEnveloped(EventResponse, { list: true })
   list(@CurrentLedger() ledger: LedgerScope, @Query() query: ListEventsQuery) {
     return this.events.list(ledger, { type: query.type, resourceId: query.resource_id, since: parseSince(query.since) }, query);
   }
 
   @Get(':id')
   @RequireScope('ledger:read')
+  @ApiEnveloped(EventResponse)
   async get(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string) {
     return presentEvent(await this.events.get(ledger, id));
   }

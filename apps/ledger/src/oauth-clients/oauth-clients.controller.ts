@@ -1,4 +1,4 @@
-import { Body, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequireScope, Tenant } from '../auth/require-scope.decorator';
@@ -6,13 +6,14 @@ import { LedgerErrors } from '../common/ledger-errors';
 import { LedgerApiController } from '../common/ledger-api-controller.decorator';
 import { ListPage } from '../common/envelope.interceptor';
 import { TenantScope } from '../common/mode';
-import { sendValidators, validatorsOf } from '../common/preconditions';
+import { Preconditions, RequestPreconditions, sendValidators } from '../common/preconditions';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { CreateOauthClientDto } from './dto/create-oauth-client.dto';
 import { ListOauthClientsQuery } from './dto/list-oauth-clients.query';
 import { RotateSecretQuery } from './dto/rotate-secret.query';
-import { CLIENT_SECRET_NOTE, presentOauthClient } from './oauth-client.presenter';
+import { UpdateOauthClientDto } from './dto/update-oauth-client.dto';
+import { CLIENT_SECRET_NOTE, oauthClientValidators, presentOauthClient } from './oauth-client.presenter';
 import { ClientWithSecret, OauthClientsService } from './oauth-clients.service';
 import { ApiEnveloped } from '../common/api-envelope.decorator';
 import { OauthClientResponse } from './dto/oauth-client.response';
@@ -59,9 +60,27 @@ export class OauthClientsController {
   @ApiEnveloped(OauthClientResponse, { description: 'The client (never its secret), with ETag and Last-Modified' })
   async get(@Tenant() tenant: TenantScope, @Param('id') id: string, @Res({ passthrough: true }) res: Response) {
     const client = await this.clients.get(tenant, id);
-    const presented = presentOauthClient(client);
-    sendValidators(res, validatorsOf(presented, client.updatedAt));
-    return presented;
+    sendValidators(res, oauthClientValidators(client));
+    return presentOauthClient(client);
+  }
+
+  @Patch(':id')
+  @RequireScope('ledger:clients:write')
+  @ApiEnveloped(OauthClientResponse)
+  @ApiOperation({
+    summary: 'Rename a client (scopes, mode and ledger are fixed)',
+    description: 'Honours If-Match (ETag of GET) and If-Unmodified-Since: 409 precondition_failed when stale.',
+  })
+  async update(
+    @Tenant() tenant: TenantScope,
+    @Param('id') id: string,
+    @Body() body: UpdateOauthClientDto,
+    @RequestPreconditions() pre: Preconditions,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const client = await this.clients.rename(tenant, id, body.name, pre);
+    sendValidators(res, oauthClientValidators(client));
+    return presentOauthClient(client);
   }
 
   @Delete(':id')

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { ListPage } from '../common/envelope.interceptor';
+import { updateLocked } from '../common/locked-update';
 import { TenantScope } from '../common/mode';
 import { ListOrder, PageRequest, Pagination } from '../common/pagination';
 import { OauthClientEntity } from './oauth-client.entity';
@@ -22,7 +23,7 @@ const CLIENT_ORDER: ListOrder = {
 export class OauthClientsRepository {
   private readonly rows: Repository<OauthClientEntity>;
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.rows = dataSource.getRepository(OauthClientEntity);
   }
 
@@ -35,6 +36,15 @@ export class OauthClientsRepository {
       .createQueryBuilder('c')
       .where('c.organization_id = :org AND c.mode = :mode', { org: scope.organizationId, mode: scope.mode });
     return pagination.page(qb, CLIENT_ORDER, scope, query, present);
+  }
+
+  /** Applies `change` to the locked row (see updateLocked); null when the client is not the tenant's. */
+  update(
+    scope: TenantScope,
+    id: string,
+    change: (current: OauthClientEntity) => Partial<OauthClientEntity> | null,
+  ): Promise<OauthClientEntity | null> {
+    return updateLocked(this.dataSource, OauthClientEntity, { id, organizationId: scope.organizationId, mode: scope.mode }, change);
   }
 
   findById(scope: TenantScope, id: string): Promise<OauthClientEntity | null> {

@@ -3,6 +3,8 @@ import { digestSecret, randomId, randomToken, verifySecret } from '@bursar/crypt
 import { ListPage } from '../common/envelope.interceptor';
 import { LedgerErrors } from '../common/ledger-errors';
 import { PageRequest, Pagination } from '../common/pagination';
+import { assertPreconditions, Preconditions } from '../common/preconditions';
+import { oauthClientValidators } from './oauth-client.presenter';
 import { TenantScope } from '../common/mode';
 import { LedgersService } from '../ledgers/ledgers.service';
 import { OauthClientErrors } from './oauth-client-errors';
@@ -61,6 +63,16 @@ export class OauthClientsService {
     const client = await this.clients.findById(scope, id);
     if (!client) throw LedgerErrors.error('not_found', { message: 'No such OAuth client' });
     return client;
+  }
+
+  /** Renames the client if the caller's preconditions hold against it as it is now. */
+  async rename(scope: TenantScope, id: string, name: string | undefined, pre: Preconditions): Promise<OauthClientEntity> {
+    const updated = await this.clients.update(scope, id, (current) => {
+      assertPreconditions(pre, oauthClientValidators(current));
+      return name === undefined ? null : { name };
+    });
+    if (!updated) throw LedgerErrors.error('not_found', { message: 'No such OAuth client' });
+    return updated;
   }
 
   /** Blocks new tokens at once; tokens already issued live until they expire. */

@@ -129,7 +129,21 @@ export class BooksWriter {
    * the caller rolls back on any throw.
    */
   async apply(manager: EntityManager, scope: LedgerScope, plan: TransactionPlan, book: Map<string, LockedAccount>): Promise<WriteOutcome> {
-    const after = this.check(plan, book);
+    return this.write(manager, scope, plan, book, this.check(plan, book));
+  }
+
+  /**
+   * Writes a plan `check` accepted (`after` is what it returned). Failing here may leave part of
+   * the plan written (a taken external ref) or the database transaction aborted (a closed
+   * period), so the caller must roll back; KeyTaken alone means nothing was written.
+   */
+  async write(
+    manager: EntityManager,
+    scope: LedgerScope,
+    plan: TransactionPlan,
+    book: Map<string, LockedAccount>,
+    after: LockedAccount[],
+  ): Promise<WriteOutcome> {
     let written: WrittenTransaction | null;
     try {
       written = await this.transactions.write(manager, scope, plan, deltasOf(plan));

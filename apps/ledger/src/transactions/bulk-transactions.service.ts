@@ -8,9 +8,9 @@ import { EventsService } from '../events/events.service';
 import { BooksWriter, KeyTaken } from './books-writer';
 import { BulkTransactionsDto } from './dto/create-transaction.dto';
 import { TransactionPlan } from './transaction-plan';
-import { presentTransaction, PresentedTransaction } from './transaction.presenter';
+import { PresentedTransaction } from './transaction.presenter';
 import { TransactionsRepository } from './transactions.repository';
-import { TransactionsService } from './transactions.service';
+import { presentOutcome, TransactionsService } from './transactions.service';
 
 type ItemError = { code: string; message: string; hint?: string; param?: string; details?: Record<string, unknown> };
 
@@ -56,18 +56,19 @@ export class BulkTransactionsService {
     return { atomic, results };
   }
 
-  private async oneByOne(scope: LedgerScope, body: BulkTransactionsDto): Promise<BulkItemResult[]> {
-    const results: BulkItemResult[] = [];
-    for (const item of body.transactions) {
-      const key = item.idempotency_key;
-      try {
-        const written = await this.service.create(scope, item, key, new Set());
-        results.push({ idempotency_key: key, status: written.replayed ? 'replayed' : 'created', transaction: written.transaction });
-      } catch (err) {
-        results.push({ idempotency_key: key, status: 'error', error: itemError(err) });
-      }
-    }
-    return results;
+  /** Items are submitted together, so the batcher can write them in few database transactions. */
+  private oneByOne(scope: LedgerScope, body: BulkTransactionsDto): Promise<BulkItemResult[]> {
+    return Promise.all(
+      body.transactions.map(async (item): Promise<BulkItemResult> => {
+        const key = item.idempotency_key;
+        try {
+          const written = await this.service.create(scope, item, key, new Set());
+          return { idempotency_key: key, status: written.replayed ? 'replayed' : 'created', transaction: written.transaction };
+        } catch (err) {
+          return { idempotency_key: key, status: 'error', error: itemError(err) };
+        }
+      }),
+    );
   }
 
   private async atomic(scope: LedgerScope, body: BulkTransactionsDto): Promise<BulkItemResult[]> {
@@ -107,7 +108,7 @@ export class BulkTransactionsService {
               continue;
             }
             const outcome = await this.writer.apply(manager, scope, plan, book);
-            const presented = presentTransaction({ transaction: outcome.transaction, postings: outcome.postings, refs: outcome.refs, reversedBy: null });
+            const presented = presentOutcome(outcome);
             await this.events.record(manager, scope, 'transaction.created', outcome.transaction.id, presented);
             results.push({ idempotency_key: key, status: 'created', transaction: presented });
           } catch (err) {

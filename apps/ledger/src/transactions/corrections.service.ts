@@ -8,17 +8,13 @@ import { EventsService } from '../events/events.service';
 import { PostingEntity } from '../postings/posting.entity';
 import { CorrectionDto } from './dto/correction.dto';
 import { Expandable } from './expand';
-import { flipped, legKey, legTotals, PlannedPosting, TransactionPlan } from './transaction-plan';
+import { flipped, legKey, legTotals, PlannedPosting, plannedOf, TransactionPlan } from './transaction-plan';
 import { TransactionErrors } from './transaction-errors';
 import { TransactionEntity } from './transaction.entity';
 import { TransactionsRepository } from './transactions.repository';
 import { isUuid, TransactionsService, WriteResult } from './transactions.service';
 
-function planned(p: PostingEntity): PlannedPosting {
-  return { account: p.accountId, amount: BigInt(p.amount), currency: p.currency, direction: p.direction, pending: false, tags: p.tags };
-}
-
-const postedLegs = (postings: PostingEntity[]) => postings.filter((p) => !p.pending && !p.voidedAt).map(planned);
+const postedLegs = (postings: PostingEntity[]) => postings.filter((p) => !p.pending && !p.voidedAt).map(plannedOf);
 
 /** n * num / den rounded half to even (banker's rounding). */
 function scaleHalfEven(n: bigint, num: bigint, den: bigint): bigint {
@@ -136,7 +132,7 @@ export class CorrectionsService {
       postings: flipped(legs),
       externalRefs: [],
       conditions: [],
-      voids: { postingIds: openPending.map((p) => p.id), postings: openPending.map((p) => ({ ...planned(p), pending: true })) },
+      voids: { postingIds: openPending.map((p) => p.id), postings: openPending.map(plannedOf) },
     };
   }
 

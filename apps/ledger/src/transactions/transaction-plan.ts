@@ -1,6 +1,7 @@
 import type { Direction } from '../accounts/account-kinds';
 import { normalizeCurrency } from '../accounts/currencies';
 import { addTo, mapToStrings } from '../balances/money';
+import type { PostingEntity } from '../postings/posting.entity';
 import { TransactionKind } from './transaction.entity';
 import { TransactionErrors } from './transaction-errors';
 
@@ -115,4 +116,9 @@ export function legTotals(postings: PlannedPosting[]): Map<string, bigint> {
 
 export function legKey(p: Pick<PlannedPosting, 'account' | 'currency' | 'direction'>): string {
   return JSON.stringify([p.account, p.currency, p.direction]);
+}
+
+/** A stored posting as a plan leg (tags kept, pending as stored). */
+export function plannedOf(p: PostingEntity): PlannedPosting {
+  return { account: p.accountId, amount: BigInt(p.amount), currency: p.currency, direction: p.direction, pending: p.pending, tags: p.tags };
 }

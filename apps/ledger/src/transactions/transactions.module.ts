@@ -5,6 +5,7 @@ import { LedgersModule } from '../ledgers/ledgers.module';
 import { BooksWriter } from './books-writer';
 import { BulkTransactionsService } from './bulk-transactions.service';
 import { CorrectionsService } from './corrections.service';
+import { TransactionBatcher } from './transaction-batcher';
 import { TransactionsController } from './transactions.controller';
 import { TransactionsRepository } from './transactions.repository';
 import { TransactionsService } from './transactions.service';
@@ -12,7 +13,7 @@ import { TransactionsService } from './transactions.service';
 @Module({
   imports: [AuthModule, LedgersModule, EventsModule],
   controllers: [TransactionsController],
-  providers: [TransactionsRepository, BooksWriter, TransactionsService, CorrectionsService, BulkTransactionsService],
+  providers: [TransactionsRepository, BooksWriter, TransactionBatcher, TransactionsService, CorrectionsService, BulkTransactionsService],
   exports: [TransactionsRepository],
 })
 export class TransactionsModule {}

@@ -45,6 +45,22 @@ const REF_COLUMNS = `r.id, r.transaction_id AS "transactionId", r.rail, r.ref_ki
   r.created_at AS "createdAt"`;
 
 /** Key of the ledger-wide lock: writes hold it shared, period closes exclusively. */
+/** Adds the `d` rows (account, pd, pc, qd, qc) to the balance rows; see deltaParams. */
+const MOVE_BALANCES = `UPDATE account_balances SET
+  posted_debits = posted_debits + d.pd, posted_credits = posted_credits + d.pc,
+  pending_debits = pending_debits + d.qd, pending_credits = pending_credits + d.qc`;
+
+/** The five parallel arrays MOVE_BALANCES unnests. */
+function deltaParams(deltas: BalanceDelta[]) {
+  return [
+    deltas.map((d) => d.account),
+    deltas.map((d) => d.totals.postedDebits.toString()),
+    deltas.map((d) => d.totals.postedCredits.toString()),
+    deltas.map((d) => d.totals.pendingDebits.toString()),
+    deltas.map((d) => d.totals.pendingCredits.toString()),
+  ];
+}
+
 const LEDGER_LOCK = `hashtextextended('books:' || $1::uuid::text, 0)`;
 
 const ACCOUNT_STATE = `a.id, a.type, a.currency, a.status, a.overdraft_policy AS "overdraftPolicy",
@@ -141,9 +157,7 @@ export class TransactionsRepository {
          FROM t WHERE postings.id = ANY($19::bigint[]) AND postings.pending AND postings.voided_at IS NULL
          RETURNING postings.id
        ), b AS (
-         UPDATE account_balances SET
-           posted_debits = posted_debits + d.pd, posted_credits = posted_credits + d.pc,
-           pending_debits = pending_debits + d.qd, pending_credits = pending_credits + d.qc
+         ${MOVE_BALANCES}
          FROM t, unnest($20::text[], $21::numeric[], $22::numeric[], $23::numeric[], $24::numeric[]) AS d(account, pd, pc, qd, qc)
          WHERE account_balances.ledger_id = $1 AND account_balances.account_id = d.account
          RETURNING 1
@@ -174,11 +188,7 @@ export class TransactionsRepository {
         p.map((x) => x.pending),
         p.map((x) => JSON.stringify(x.tags)),
         plan.voids?.postingIds ?? [],
-        deltas.map((d) => d.account),
-        deltas.map((d) => d.totals.postedDebits.toString()),
-        deltas.map((d) => d.totals.postedCredits.toString()),
-        deltas.map((d) => d.totals.pendingDebits.toString()),
-        deltas.map((d) => d.totals.pendingCredits.toString()),
+        ...deltaParams(deltas),
       ],
     );
     if (!row.transaction) return null;
@@ -196,22 +206,12 @@ export class TransactionsRepository {
          UPDATE postings SET pending = false, committed_at = clock_timestamp()
          WHERE ledger_id = $1 AND transaction_id = $2 AND pending AND voided_at IS NULL
        ), b AS (
-         UPDATE account_balances SET
-           posted_debits = posted_debits + d.pd, posted_credits = posted_credits + d.pc,
-           pending_debits = pending_debits + d.qd, pending_credits = pending_credits + d.qc
+         ${MOVE_BALANCES}
          FROM unnest($3::text[], $4::numeric[], $5::numeric[], $6::numeric[], $7::numeric[]) AS d(account, pd, pc, qd, qc)
          WHERE account_balances.ledger_id = $1 AND account_balances.account_id = d.account
        )
        UPDATE transactions SET updated_at = clock_timestamp() WHERE id = $2`,
-      [
-        scope.ledgerId,
-        transactionId,
-        deltas.map((d) => d.account),
-        deltas.map((d) => d.totals.postedDebits.toString()),
-        deltas.map((d) => d.totals.postedCredits.toString()),
-        deltas.map((d) => d.totals.pendingDebits.toString()),
-        deltas.map((d) => d.totals.pendingCredits.toString()),
-      ],
+      [scope.ledgerId, transactionId, ...deltaParams(deltas)],
     );
   }
 

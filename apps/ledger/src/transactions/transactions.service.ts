@@ -3,19 +3,20 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiError } from '@bursar/errors';
 import { Brackets, DataSource, EntityManager } from 'typeorm';
 import { normalizeCurrency } from '../accounts/currencies';
-import { balanceFigures, BalanceTotals, presentBalance, ZERO_TOTALS } from '../balances/balance';
+import { balanceFigures, presentBalance } from '../balances/balance';
 import { ListPage } from '../common/envelope.interceptor';
 import { LedgerErrors } from '../common/ledger-errors';
 import { LedgerScope } from '../common/mode';
 import { Pagination } from '../common/pagination';
 import { EventsService } from '../events/events.service';
 import { CompactAccount } from '../postings/posting.presenter';
-import { BooksWriter, KeyTaken, WriteOutcome } from './books-writer';
+import { BooksWriter, deltasOf, KeyTaken, WriteOutcome } from './books-writer';
 import { CreateTransactionDto, TransactionBodyDto } from './dto/create-transaction.dto';
 import { ListTransactionsQuery } from './dto/transaction-queries';
 import { IMMUTABLE_TRANSACTION_FIELDS, UpdateTransactionDto } from './dto/update-transaction.dto';
 import { Expandable } from './expand';
-import { assertBalanced, plannedPostings, totalsByCurrency, TransactionPlan } from './transaction-plan';
+import { assertBalanced, plannedOf, plannedPostings, totalsByCurrency, TransactionPlan } from './transaction-plan';
+import { TransactionBatcher } from './transaction-batcher';
 import { TransactionErrors } from './transaction-errors';
 import { presentTransaction, PresentedTransaction } from './transaction.presenter';
 import { TransactionEntity } from './transaction.entity';
@@ -29,6 +30,9 @@ const ORDER = {
   idType: 'uuid',
   direction: 'DESC',
 } as const;
+
+/** What a plan is made from: a create body, or a bulk item (no refs or conditions). */
+type PlannableBody = TransactionBodyDto & Partial<Pick<CreateTransactionDto, 'external_refs' | 'conditions'>>;
 
 /** A write's answer, and whether it replays an earlier one (same key). */
 export interface WriteResult {
@@ -57,12 +61,13 @@ export class TransactionsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transactions: TransactionsRepository,
     private readonly writer: BooksWriter,
+    private readonly batcher: TransactionBatcher,
     private readonly events: EventsService,
     private readonly pagination: Pagination,
   ) {}
 
   /** Normalizes a request into a plan; 422 `unbalanced` before any database work. */
-  planOf(body: TransactionBodyDto & Partial<Pick<CreateTransactionDto, 'external_refs' | 'conditions'>>, key: string | null): TransactionPlan {
+  planOf(body: PlannableBody, key: string | null): TransactionPlan {
     const postings = plannedPostings(body.postings);
     assertBalanced(postings);
     return {
@@ -99,23 +104,34 @@ export class TransactionsService {
         const plan = typeof planned === 'function' ? await planned(manager) : planned;
         const book = await this.writer.lock(manager, scope, [plan]);
         const outcome = await this.writer.apply(manager, scope, plan, book);
-        const presented = presentTransaction({ transaction: outcome.transaction, postings: outcome.postings, refs: outcome.refs, reversedBy: null });
+        const presented = presentOutcome(outcome);
         await events(manager, outcome, presented);
         return { transaction: this.expandWritten(presented, outcome, expand), replayed: false };
       });
     } catch (err) {
-      if (!(err instanceof KeyTaken)) throw err;
-      const existing = await this.transactions.findByKey(scope, err.key);
-      if (!existing) throw err;
-      return { transaction: (await this.present(scope, [existing], expand))[0], replayed: true };
+      return this.replayOrThrow(scope, err, expand);
     }
   }
 
-  async create(scope: LedgerScope, body: CreateTransactionDto, key: string | null, expand: Set<Expandable>): Promise<WriteResult> {
+  /** A new transaction, written through the group-commit batcher. */
+  async create(scope: LedgerScope, body: PlannableBody, key: string | null, expand: Set<Expandable>): Promise<WriteResult> {
     const plan = this.planOf(body, key);
-    return this.writeOne(scope, plan, expand, (manager, outcome, presented) =>
-      this.events.record(manager, scope, 'transaction.created', outcome.transaction.id, presented),
-    );
+    try {
+      const outcome = await this.batcher.submit(scope, plan, (manager, written) =>
+        this.events.record(manager, scope, 'transaction.created', written.transaction.id, presentOutcome(written)),
+      );
+      return { transaction: this.expandWritten(presentOutcome(outcome), outcome, expand), replayed: false };
+    } catch (err) {
+      return this.replayOrThrow(scope, err, expand);
+    }
+  }
+
+  /** When the idempotency key already names a transaction, that one is the answer (a replay). */
+  private async replayOrThrow(scope: LedgerScope, err: unknown, expand: Set<Expandable>): Promise<WriteResult> {
+    if (!(err instanceof KeyTaken)) throw err;
+    const existing = await this.transactions.findByKey(scope, err.key);
+    if (!existing) throw err;
+    return { transaction: (await this.present(scope, [existing], expand))[0], replayed: true };
   }
 
   /** Runs the whole write, then rolls it back: nothing is kept, no key is used, no event survives. */
@@ -232,20 +248,10 @@ export class TransactionsService {
       const open = (await this.transactions.postingsOf(scope, [id], manager)).filter((p) => p.pending && !p.voidedAt);
       if (open.length === 0) return current;
       await this.transactions.lockAccounts(manager, scope, open.map((p) => p.accountId));
-      const deltas = new Map<string, BalanceTotals>();
-      for (const p of open) {
-        const d = deltas.get(p.accountId) ?? { ...ZERO_TOTALS };
-        const amount = BigInt(p.amount);
-        if (p.direction === 'debit') {
-          d.postedDebits += amount;
-          d.pendingDebits -= amount;
-        } else {
-          d.postedCredits += amount;
-          d.pendingCredits -= amount;
-        }
-        deltas.set(p.accountId, d);
-      }
-      await this.transactions.commitPending(manager, scope, id, [...deltas].map(([account, totals]) => ({ account, totals })));
+      // Committing posts each open leg and releases it from pending: the same move as a void plus a posting.
+      const legs = open.map((p) => ({ ...plannedOf(p), pending: false }));
+      const deltas = deltasOf({ postings: legs, voids: { postingIds: [], postings: legs.map((l) => ({ ...l, pending: true })) } });
+      await this.transactions.commitPending(manager, scope, id, deltas);
       const after = await this.find(scope, id, manager);
       const [presented] = await this.present(scope, [after], new Set(), manager);
       await this.events.record(manager, scope, 'transaction.committed', id, presented);
@@ -288,14 +294,20 @@ export class TransactionsService {
     if (expand.size === 0) return presented;
     const accounts = new Map(outcome.touched.map((a) => [a.id, compactAccount(a)]));
     return presentTransaction({
-      transaction: outcome.transaction,
-      postings: outcome.postings,
-      refs: outcome.refs,
-      reversedBy: null,
+      ...viewOf(outcome),
       ...(expand.has('postings.account') && { accounts }),
       ...(expand.has('balances') && { balances: balancesOf(outcome.touched) }),
     });
   }
+}
+
+/** A fresh write's view: no reversal can exist yet. */
+function viewOf(outcome: WriteOutcome) {
+  return { transaction: outcome.transaction, postings: outcome.postings, refs: outcome.refs, reversedBy: null };
+}
+
+export function presentOutcome(outcome: WriteOutcome): PresentedTransaction {
+  return presentTransaction(viewOf(outcome));
 }
 
 export function isUuid(id: string): boolean {

@@ -1,10 +1,12 @@
 import { Get, Param, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { RequireScope } from '../auth/require-scope.decorator';
+import { ApiEnveloped } from '../common/api-envelope.decorator';
 import { LedgerApiController } from '../common/ledger-api-controller.decorator';
 import { LedgerScope } from '../common/mode';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { CurrentLedger } from '../ledgers/current-ledger.decorator';
+import { WebhookDeliveryResponse } from './dto/webhook.responses';
 import { presentWebhookDelivery } from './webhook-delivery.record';
 import { WebhookDeliveriesService } from './webhook-deliveries.service';
 
@@ -14,6 +16,7 @@ export class WebhookDeliveriesController {
 
   @Get(':id')
   @RequireScope('ledger:read')
+  @ApiEnveloped(WebhookDeliveryResponse)
   async get(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string) {
     return presentWebhookDelivery(await this.deliveries.get(ledger, id));
   }

@@ -1,10 +1,4 @@
-import { Provider } from '@nestjs/common';
-import { getDataSourceToken } from '@nestjs/typeorm';
-import type { Logger } from 'pino';
-import { DataSource } from 'typeorm';
-import { SecretBox } from '@bursar/crypto';
-import { dispatcherSettings, LEDGER_RETRY_SCHEDULE, OutboxEventRow, retryDelaysMs, WebhookDispatcher } from '@bursar/queue';
-import { LOGGER } from '@bursar/service-kit';
+import { LEDGER_RETRY_SCHEDULE, OutboxEventRow, webhookDispatcherProvider } from '@bursar/queue';
 import { LedgerSettings } from '../config/ledger.settings';
 import { Mode } from '../common/mode';
 import { presentEvent } from '../events/event.record';
@@ -25,22 +19,14 @@ function eventBody(row: OutboxEventRow): string {
 }
 
 /** The ledger's relay (events -> deliveries -> jobs) and results consumer, on the contract's schedule. */
-export const webhookDispatchProvider: Provider = {
-  provide: WebhookDispatcher,
-  inject: [LedgerSettings, getDataSourceToken(), LOGGER],
-  useFactory: (settings: LedgerSettings, dataSource: DataSource, logger: Logger) =>
-    new WebhookDispatcher({
-      service: 'ledger',
-      dataSource,
-      tables: {
-        eventsTable: 'events',
-        tenantColumns: ['organization_id', 'ledger_id', 'mode'],
-        extraEventColumns: ['ledger_id', 'mode', 'resource_id'],
-        presentEvent: eventBody,
-      },
-      atRest: SecretBox.fromBase64(settings.LEDGER_SECRET_KEY),
-      retryDelaysMs: retryDelaysMs(LEDGER_RETRY_SCHEDULE, settings.WEBHOOK_RETRY_BASE_MS),
-      logger,
-      ...dispatcherSettings(settings),
-    }),
-};
+export const webhookDispatchProvider = webhookDispatcherProvider(LedgerSettings, (settings) => ({
+  service: 'ledger',
+  tables: {
+    eventsTable: 'events',
+    tenantColumns: ['organization_id', 'ledger_id', 'mode'],
+    extraEventColumns: ['ledger_id', 'mode', 'resource_id'],
+    presentEvent: eventBody,
+  },
+  atRestKey: settings.LEDGER_SECRET_KEY,
+  schedule: LEDGER_RETRY_SCHEDULE,
+}));

@@ -2,6 +2,7 @@ import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/
 import { ApiOperation } from '@nestjs/swagger';
 import { RequireScope } from '../auth/require-scope.decorator';
 import { ListPage } from '../common/envelope.interceptor';
+import { ApiEnveloped } from '../common/api-envelope.decorator';
 import { LedgerApiController } from '../common/ledger-api-controller.decorator';
 import { LedgerScope } from '../common/mode';
 import { PageQuery } from '../common/pagination';
@@ -13,6 +14,7 @@ import { FailedCountQuery } from './dto/failed-count.query';
 import { ListDeliveriesQuery } from './dto/list-deliveries.query';
 import { TestSendDto } from './dto/test-send.dto';
 import { UpdateWebhookEndpointDto } from './dto/update-webhook-endpoint.dto';
+import { DeliveryCountResponse, WebhookDeliveryResponse, WebhookEndpointResponse } from './dto/webhook.responses';
 import { presentWebhookDelivery } from './webhook-delivery.record';
 import { presentWebhookEndpoint, SIGNING_SECRET_NOTE } from './webhook-endpoint.record';
 import { EndpointWithSecret, WebhookEndpointsService } from './webhook-endpoints.service';
@@ -32,6 +34,7 @@ export class WebhookEndpointsController {
   @Get()
   @RequireScope('ledger:read')
   @ApiOperation({ summary: "The ledger's endpoints, oldest first; always one page (has_more false) whatever limit is" })
+  @ApiEnveloped(WebhookEndpointResponse, { list: true })
   async list(@CurrentLedger() ledger: LedgerScope, @Query() _query: PageQuery) {
     return new ListPage((await this.endpoints.list(ledger)).map(presentWebhookEndpoint));
   }
@@ -40,6 +43,7 @@ export class WebhookEndpointsController {
   @RequireScope('ledger:write')
   @Idempotent()
   @ApiOperation({ summary: 'Register an endpoint; the signing secret (whsec_<mode>_…) is returned this once' })
+  @ApiEnveloped(WebhookEndpointResponse, { status: 201 })
   async create(@CurrentLedger() ledger: LedgerScope, @Body() body: CreateWebhookEndpointDto) {
     return withSecret(
       await this.endpoints.create(ledger, { url: body.url, description: body.description, enabledEvents: body.enabled_events }),
@@ -48,6 +52,7 @@ export class WebhookEndpointsController {
 
   @Get(':id')
   @RequireScope('ledger:read')
+  @ApiEnveloped(WebhookEndpointResponse)
   async get(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string) {
     return presentWebhookEndpoint(await this.endpoints.get(ledger, id));
   }
@@ -55,6 +60,7 @@ export class WebhookEndpointsController {
   @Patch(':id')
   @RequireScope('ledger:write')
   @ApiOperation({ summary: 'Change url, description, enabled_events or active' })
+  @ApiEnveloped(WebhookEndpointResponse)
   async update(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Body() body: UpdateWebhookEndpointDto) {
     const endpoint = await this.endpoints.update(ledger, id, {
       url: body.url,
@@ -82,6 +88,7 @@ export class WebhookEndpointsController {
       'Mint a new signing secret. For 24 hours deliveries carry a v1 signature for the new and the old secret; ' +
       'rotating again inside that window is 409 rotation_in_progress',
   })
+  @ApiEnveloped(WebhookEndpointResponse)
   async rotate(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string) {
     const rotated = await this.endpoints.rotateSecret(ledger, id, new Date());
     return { ...withSecret(rotated), previous_secret_expires_at: rotated.endpoint.previousSecretExpiresAt?.toISOString() ?? null };
@@ -90,6 +97,7 @@ export class WebhookEndpointsController {
   @Get(':id/deliveries')
   @RequireScope('ledger:read')
   @ApiOperation({ summary: "The endpoint's deliveries, newest first" })
+  @ApiEnveloped(WebhookDeliveryResponse, { list: true })
   listDeliveries(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Query() query: ListDeliveriesQuery) {
     return this.deliveries.list(ledger, id, query.status, query);
   }
@@ -97,6 +105,7 @@ export class WebhookEndpointsController {
   @Get(':id/deliveries/failed_count')
   @RequireScope('ledger:read')
   @ApiOperation({ summary: 'How many deliveries exhausted their five attempts (status failed), optionally since a time' })
+  @ApiEnveloped(DeliveryCountResponse)
   async failedCount(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Query() query: FailedCountQuery) {
     const since = parseSince(query.since);
     const count = await this.deliveries.failedCount(ledger, id, since);
@@ -107,6 +116,7 @@ export class WebhookEndpointsController {
   @RequireScope('ledger:write')
   @Idempotent()
   @ApiOperation({ summary: 'Deliver a synthetic event (not logged) to check the receiver; 409 webhook_endpoint_disabled when inactive' })
+  @ApiEnveloped(WebhookDeliveryResponse, { status: 201 })
   async testSend(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Body() body: TestSendDto) {
     return presentWebhookDelivery(await this.deliveries.testSend(ledger, id, { eventType: body.event_type, payload: body.payload }));
   }

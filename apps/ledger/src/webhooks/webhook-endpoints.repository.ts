@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { LedgerScope } from '../common/mode';
 import { ENDPOINT_COLUMNS, WebhookEndpointRecord } from './webhook-endpoint.record';
 
@@ -71,14 +71,15 @@ export class WebhookEndpointsRepository {
   /**
    * Replaces the secret in one statement, keeping the old one until `previousExpiresAt`, unless the
    * last rotation's overlap is still running (then nothing changes and null is returned), so two
-   * concurrent rotations cannot both pass the check.
+   * concurrent rotations cannot both pass the check. Runs on the caller's transaction (`manager`).
    */
   async rotateSecret(
+    manager: EntityManager,
     scope: LedgerScope,
     id: string,
     change: { secretSealed: string; now: Date; previousExpiresAt: Date },
   ): Promise<WebhookEndpointRecord | null> {
-    const [rows] = await this.dataSource.query(
+    const [rows] = await manager.query(
       `UPDATE webhook_endpoints SET
          previous_secret_sealed = secret_sealed, previous_secret_expires_at = $7, secret_sealed = $5, updated_at = clock_timestamp()
        WHERE ${SCOPE} AND id = $4 AND (previous_secret_expires_at IS NULL OR previous_secret_expires_at <= $6)

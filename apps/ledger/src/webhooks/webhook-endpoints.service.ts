@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { SecretBox } from '@bursar/crypto';
 import { newSigningSecret, sealEndpointSecret, WebhookDispatcher } from '@bursar/queue';
 import { LedgerSettings } from '../config/ledger.settings';
 import { LedgerErrors } from '../common/ledger-errors';
 import { LedgerScope } from '../common/mode';
-import { WebhookEndpointRecord } from './webhook-endpoint.record';
+import { EventsService } from '../events/events.service';
+import { presentWebhookEndpoint, WebhookEndpointRecord } from './webhook-endpoint.record';
 import { EndpointChanges, WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookErrors } from './webhook-errors';
 import { assertDeliverableUrl } from './webhook-url';
@@ -25,7 +28,9 @@ export class WebhookEndpointsService {
   constructor(
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly dispatch: WebhookDispatcher,
+    private readonly events: EventsService,
     private readonly settings: LedgerSettings,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {
     this.box = SecretBox.fromBase64(settings.LEDGER_SECRET_KEY);
   }
@@ -77,10 +82,14 @@ export class WebhookEndpointsService {
   async rotateSecret(scope: LedgerScope, id: string, now: Date): Promise<EndpointWithSecret> {
     await this.get(scope, id);
     const secret = this.newSecret(scope);
-    const endpoint = await this.endpoints.rotateSecret(scope, id, {
-      secretSealed: sealEndpointSecret(this.box, id, secret),
-      now,
-      previousExpiresAt: new Date(now.getTime() + SECRET_OVERLAP_MS),
+    const endpoint = await this.dataSource.transaction(async (manager) => {
+      const rotated = await this.endpoints.rotateSecret(manager, scope, id, {
+        secretSealed: sealEndpointSecret(this.box, id, secret),
+        now,
+        previousExpiresAt: new Date(now.getTime() + SECRET_OVERLAP_MS),
+      });
+      if (rotated) await this.events.record(manager, scope, 'webhook_endpoint.secret_rotated', id, presentWebhookEndpoint(rotated));
+      return rotated;
     });
     if (!endpoint) {
       throw WebhookErrors.error('rotation_in_progress', { hint: 'Wait until previous_secret_expires_at before rotating again' });

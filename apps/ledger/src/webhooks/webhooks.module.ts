@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { EventsModule } from '../events/events.module';
 import { LedgersModule } from '../ledgers/ledgers.module';
 import { WebhookDeliveriesController } from './webhook-deliveries.controller';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
@@ -11,7 +12,7 @@ import { WebhookEndpointsService } from './webhook-endpoints.service';
 
 /** Ledger webhook endpoints (reference s.11), their deliveries, and the relay that sends events to them. */
 @Module({
-  imports: [AuthModule, LedgersModule],
+  imports: [AuthModule, EventsModule, LedgersModule],
   controllers: [WebhookEndpointsController, WebhookDeliveriesController],
   providers: [
     WebhookEndpointsRepository,

@@ -64,11 +64,10 @@ export class WebhookDispatcher {
       connection: this.connection,
       prefix: o.queuePrefix,
       concurrency: 20,
-      record: (result) =>
-        o.dataSource.transaction(async (manager) => {
-          // Thrown so the queue retries: the delivery's transaction may not have committed yet.
-          if (!(await this.outbox.recordResult(manager, result))) throw new Error(`delivery ${result.deliveryId} not found yet`);
-        }),
+      record: async (result) => {
+        // Thrown so the queue retries: the delivery's transaction may not have committed yet.
+        if (!(await this.outbox.recordResult(o.dataSource.manager, result))) throw new Error(`delivery ${result.deliveryId} not found yet`);
+      },
     });
     this.results.on('error', (err) => o.logger.warn({ err: err.message }, 'webhook results consumer error'));
   }

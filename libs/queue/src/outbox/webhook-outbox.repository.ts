@@ -2,6 +2,8 @@ import type { EntityManager } from 'typeorm';
 import type { WebhookAttemptResult } from '../webhook-job';
 import type { UnpublishedDelivery, WebhookOutboxTables } from './webhook-outbox.tables';
 
+const FOREIGN_KEY_VIOLATION = '23503';
+
 /** Headers whose values never reach the delivery log. */
 const REDACTED = /authorization|cookie|secret|token/i;
 
@@ -86,49 +88,48 @@ export class WebhookOutboxRepository {
   }
 
   /**
-   * Records one attempt and moves its delivery on. Idempotent by attempt id; a finished delivery
-   * (succeeded, dead, abandoned) stays as it is whatever arrives after. Returns false when the delivery row is not visible (yet).
+   * Records one attempt and moves its delivery on, in one statement (one round trip per result).
+   * Idempotent by attempt id; a finished delivery (succeeded, dead, abandoned) stays as it is
+   * whatever arrives after, and a late report of an earlier attempt never undoes a later one.
+   * Returns false when the delivery row is not visible yet (its transaction has not committed).
    */
   async recordResult(manager: EntityManager, r: WebhookAttemptResult): Promise<boolean> {
-    const [delivery] = await manager.query(
-      `SELECT id, webhook_endpoint_id AS "endpointId" FROM webhook_deliveries WHERE id = $1 FOR UPDATE`,
-      [r.deliveryId],
-    );
-    if (!delivery) return false;
-    const inserted = await manager.query(
-      `INSERT INTO webhook_delivery_attempts
-         (id, delivery_id, attempt, outcome, response_status, error_message, duration_ms, started_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, to_timestamp($8 / 1000.0))
-       ON CONFLICT (id) DO NOTHING RETURNING id`,
-      [r.attemptId, r.deliveryId, r.attempt, r.outcome, r.responseStatus, r.error, r.durationMs, r.startedAt],
-    );
-    if (inserted.length === 0) return true;
     const respondedAt = r.startedAt + r.durationMs;
-    await manager.query(
-      `UPDATE webhook_deliveries SET
-         attempt = GREATEST(attempt, $2),
-         status = CASE WHEN $3 THEN 'succeeded' WHEN $4 THEN 'dead' ELSE 'pending' END,
-         request_headers = $5, response_status = $6, response_headers = $7, response_body = $8,
-         response_at = CASE WHEN $6::int IS NULL THEN response_at ELSE to_timestamp($9 / 1000.0) END,
-         next_attempt_at = CASE WHEN $4 THEN NULL ELSE to_timestamp($10 / 1000.0) END,
-         error_message = $11,
-         completed_at = CASE WHEN $4 THEN COALESCE(completed_at, now()) ELSE completed_at END,
-         updated_at = now()
-       -- Only pending deliveries move on, and a late report of an earlier attempt never undoes a later one.
-       WHERE id = $1 AND status = 'pending' AND attempt <= $2`,
-      [
-        r.deliveryId, r.attempt, r.outcome === 'succeeded', r.final, JSON.stringify(redact(r.requestHeaders)),
-        r.responseStatus, r.responseHeaders && JSON.stringify(r.responseHeaders), r.responseBody, respondedAt,
-        r.nextAttemptAt, r.error,
-      ],
-    );
-    if (r.outcome === 'succeeded') {
+    try {
       await manager.query(
-        `UPDATE webhook_endpoints SET last_delivered_at = GREATEST(COALESCE(last_delivered_at, '-infinity'), to_timestamp($2 / 1000.0))
-         WHERE id = $1`,
-        [delivery.endpointId, respondedAt],
+        `WITH attempt AS (
+           INSERT INTO webhook_delivery_attempts
+             (id, delivery_id, attempt, outcome, response_status, error_message, duration_ms, started_at)
+           VALUES ($12, $1, $2, CASE WHEN $3 THEN 'succeeded' ELSE 'failed' END, $6, $11, $13, to_timestamp($14 / 1000.0))
+           ON CONFLICT (id) DO NOTHING RETURNING delivery_id
+         ), delivery AS (
+           UPDATE webhook_deliveries d SET
+             attempt = GREATEST(d.attempt, $2),
+             status = CASE WHEN $3 THEN 'succeeded' WHEN $4 THEN 'dead' ELSE 'pending' END,
+             request_headers = $5, response_status = $6, response_headers = $7, response_body = $8,
+             response_at = CASE WHEN $6::int IS NULL THEN d.response_at ELSE to_timestamp($9 / 1000.0) END,
+             next_attempt_at = CASE WHEN $4 THEN NULL ELSE to_timestamp($10 / 1000.0) END,
+             error_message = $11,
+             completed_at = CASE WHEN $4 THEN now() ELSE NULL END,
+             updated_at = now()
+           FROM attempt WHERE d.id = attempt.delivery_id AND d.status = 'pending' AND d.attempt <= $2
+           RETURNING d.webhook_endpoint_id
+         )
+         -- To the second: a busy endpoint's row is not rewritten (and locked) by every success.
+         UPDATE webhook_endpoints w SET last_delivered_at = to_timestamp($9 / 1000.0)
+         FROM delivery WHERE $3 AND w.id = delivery.webhook_endpoint_id
+           AND (w.last_delivered_at IS NULL OR w.last_delivered_at < to_timestamp($9 / 1000.0) - interval '1 second')`,
+        [
+          r.deliveryId, r.attempt, r.outcome === 'succeeded', r.final, JSON.stringify(redact(r.requestHeaders)),
+          r.responseStatus, r.responseHeaders && JSON.stringify(r.responseHeaders), r.responseBody, respondedAt,
+          r.nextAttemptAt, r.error, r.attemptId, r.durationMs, r.startedAt,
+        ],
       );
+      return true;
+    } catch (err) {
+      // The attempt's foreign key: no such delivery (yet).
+      if ((err as { code?: string }).code === FOREIGN_KEY_VIOLATION) return false;
+      throw err;
     }
-    return true;
   }
 }

@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { ListQueryDto } from '../../common/pagination';
 
 const present = (_: unknown, v: unknown) => v !== undefined && v !== null;
 
@@ -78,16 +79,9 @@ export class PolicyWriteDto extends PolicyDraftDto {
   status?: 'active' | 'disabled';
 }
 
-export class ListPoliciesDto {
+export class ListPoliciesDto extends ListQueryDto {
+  @ApiPropertyOptional({ description: "Only this agent's policies" })
   @IsOptional()
   @IsUUID()
   agent_id?: string;
-
-  @IsOptional()
-  @IsInt()
-  limit?: number;
-
-  @IsOptional()
-  @IsString()
-  starting_after?: string;
 }

@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
-import { ACCOUNT_TYPES, AccountType, FUND_CLASSIFICATIONS, FundClassification } from '../../accounts/account-kinds';
+import { IsArray, IsBoolean, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { ACCOUNT_TYPES, AccountType } from '../../accounts/account-kinds';
+import { ClassificationFieldsDto } from '../../accounts/dto/classification-fields.dto';
 import { CURRENCY_PATTERN } from '../../accounts/currencies';
 
-export class CreateAccountTemplateDto {
+export class CreateAccountTemplateDto extends ClassificationFieldsDto {
   @ApiProperty({ description: 'Unique within the ledger; templates are immutable, so evolve one by creating a new name' })
   @IsString()
   @Length(1, 200)
@@ -29,26 +30,4 @@ export class CreateAccountTemplateDto {
   @IsString()
   @MaxLength(2000)
   description?: string;
-
-  @ApiPropertyOptional({ enum: FUND_CLASSIFICATIONS, description: 'Default classification inherited by accounts' })
-  @IsOptional()
-  @IsIn(FUND_CLASSIFICATIONS)
-  fund_classification?: FundClassification;
-
-  @ApiPropertyOptional({ description: 'Custody identifier inherited by accounts; pairs with custody_external_id' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
-  custody_provider?: string;
-
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
-  custody_external_id?: string;
-
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
-  @IsObject()
-  metadata?: Record<string, unknown>;
 }

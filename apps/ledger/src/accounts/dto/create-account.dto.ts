@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsObject, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
 import {
   ACCOUNT_ID_PATTERN,
@@ -7,14 +7,13 @@ import {
   ACCOUNT_TYPES,
   AccountKind,
   AccountType,
-  FUND_CLASSIFICATIONS,
-  FundClassification,
   OVERDRAFT_POLICIES,
   OverdraftPolicy,
 } from '../account-kinds';
 import { CURRENCY_PATTERN } from '../currencies';
+import { ClassificationFieldsDto } from './classification-fields.dto';
 
-export class CreateAccountDto {
+export class CreateAccountDto extends ClassificationFieldsDto {
   @ApiProperty({ description: 'Caller-chosen, immutable, unique in the ledger', pattern: ACCOUNT_ID_PATTERN.source })
   @IsString()
   @Matches(ACCOUNT_ID_PATTERN)
@@ -56,23 +55,6 @@ export class CreateAccountDto {
   @Length(1, 500)
   counterparty_ref?: string;
 
-  @ApiPropertyOptional({ enum: FUND_CLASSIFICATIONS, description: "Default neutral, or the template's" })
-  @IsOptional()
-  @IsIn(FUND_CLASSIFICATIONS)
-  fund_classification?: FundClassification;
-
-  @ApiPropertyOptional({ description: 'Both custody fields or neither' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
-  custody_provider?: string;
-
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
-  custody_external_id?: string;
-
   @ApiPropertyOptional({ description: 'Name of an account template applied and checked before insert' })
   @IsOptional()
   @IsString()
@@ -96,9 +78,4 @@ export class CreateAccountDto {
   @IsString()
   @Length(1, 200)
   ledgerable_id?: string;
-
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
-  @IsObject()
-  metadata?: Record<string, unknown>;
 }

@@ -1,0 +1,42 @@
+import type { Provider, Type } from '@nestjs/common';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { Logger } from 'pino';
+import type { DataSource } from 'typeorm';
+import { SecretBox } from '@bursar/crypto';
+import { LOGGER } from '@bursar/service-kit';
+import { RetrySchedule, retryDelaysMs } from '../retry-schedule';
+import type { WebhookService } from '../webhook-job';
+import { dispatcherSettings, WebhookServiceSettings } from '../webhook-settings';
+import { WebhookDispatcher } from './webhook-dispatcher';
+import type { WebhookOutboxTables } from './webhook-outbox.tables';
+
+export interface ServiceWebhooks {
+  service: WebhookService;
+  tables: WebhookOutboxTables;
+  /** The service's at-rest key (base64), which seals endpoint secrets in its database. */
+  atRestKey: string;
+  schedule: RetrySchedule;
+}
+
+/** Provides a service's WebhookDispatcher (Nest runs its start and stop hooks) from its settings. */
+export function webhookDispatcherProvider<S extends WebhookServiceSettings>(
+  settingsToken: Type<S>,
+  describe: (settings: S) => ServiceWebhooks,
+): Provider {
+  return {
+    provide: WebhookDispatcher,
+    inject: [settingsToken, getDataSourceToken(), LOGGER],
+    useFactory: (settings: S, dataSource: DataSource, logger: Logger) => {
+      const { service, tables, atRestKey, schedule } = describe(settings);
+      return new WebhookDispatcher({
+        service,
+        dataSource,
+        tables,
+        atRest: SecretBox.fromBase64(atRestKey),
+        retryDelaysMs: retryDelaysMs(schedule, settings.WEBHOOK_RETRY_BASE_MS),
+        logger,
+        ...dispatcherSettings(settings),
+      });
+    },
+  };
+}
