@@ -7,6 +7,7 @@ import { AgentsModule } from './agents/agents.module';
 import { ApprovalsModule } from './approvals/approvals.module';
 import { STARTER_POLICY_WRITER } from './agents/starter-policy';
 import { AuditModule } from './audit/audit.module';
+import { BillingModule } from './billing/billing.module';
 import { RateLimitModule } from './common/rate-limit.module';
 import { BudgetsModule } from './budgets/budgets.module';
 import { ControlSettings } from './config/control.settings';
@@ -51,6 +52,7 @@ export class ControlAppModule {
         ApprovalsModule,
         FundsModule,
         PolicyPreviewsModule,
+        BillingModule,
       ],
       providers: [
         { provide: ControlSettings, useValue: settings },

@@ -105,6 +105,20 @@ describe('agent actions', () => {
     expect(total).toBe(25_000);
   }, 60_000);
 
+  it('never lets concurrent actions overrun a spend window or a rate limit', async () => {
+    const agent = await agentWithPolicy(s, {
+      rules: [
+        { kind: 'spend_window', max_cents: 1_000, window_seconds: 60 },
+        { kind: 'rate_limit', max_actions: 5, window_seconds: 60, action_types: ['search'] },
+      ],
+    });
+    const spends = await Promise.all(Array.from({ length: 30 }, () => act(s.t.app, agent, { action_type: 'email.send', cost_cents: 100 })));
+    expect(spends.filter((r) => r.status === 201)).toHaveLength(10);
+    expect(spends.filter((r) => r.status === 403).every((r) => r.body.decision.rule === 'spend_window')).toBe(true);
+    const searches = await Promise.all(Array.from({ length: 20 }, () => act(s.t.app, agent, { action_type: 'search' })));
+    expect(searches.filter((r) => r.status === 201)).toHaveLength(5);
+  });
+
   it('simulates without an intent or a reservation, and audits action.simulated', async () => {
     const agent = await agentWithPolicy(s, policy, 10_000);
     const res = await simulate(s.t.app, agent, { action_type: 'email.send', cost_cents: 60_000 }).expect(200);

@@ -50,6 +50,18 @@ describe('approvals, impact and funds', () => {
     expect((await http().post(ws(`/action_intents/${other.id}/deny`)).set(bearer(s.owner)).expect(200)).body.data.failure_reason).toBe('approval_denied');
     await http().post(ws(`/action_intents/${intent.id}/approve`)).set(bearer(s.owner)).expect(422);
     await http().post(ws(`/payment_intents/${intent.id}/approve`)).set(bearer(s.owner)).expect(404);
+    expect((await http().get(ws(`/action_intents/${intent.id}`)).set(bearer(member)).expect(200)).body.data).toMatchObject({ id: intent.id, state: 'denied' });
+    expect((await http().get(ws(`/action_intents/${intent.id}`)).expect(401)).body.error.code).toBe('identity_token_required');
+  });
+
+  it('denies a held payment, releasing the reservation and emitting approval.resolved with resolution denied', async () => {
+    const agent = await agentWithPolicy(s, { approval_threshold_cents: 100 }, 10_000);
+    const intent = await held(agent, 2_500);
+    const denied = await http().post(ws(`/payment_intents/${intent.id}/deny`)).set(bearer(s.owner)).expect(200);
+    expect(denied.body.data).toMatchObject({ state: 'denied', failure_reason: 'approval_denied' });
+    expect((await readBudget(s.t.app, agent)).remaining_cents).toBe(10_000);
+    const [hook] = await db().query(`SELECT data FROM webhook_events WHERE type = 'approval.resolved' AND data->'intent'->>'id' = $1`, [intent.id]);
+    expect(hook.data).toMatchObject({ resolution: 'denied', kind: 'payment' });
   });
 
   it('summarises what approving would do (impact)', async () => {

@@ -95,4 +95,3 @@ export async function readBudget(app: INestApplication, agent: TestAgent) {
   return res.body.data as { spent_cents: number; remaining_cents: number; status: string };
 }
 
-export { startControlTestApp };

@@ -5,6 +5,7 @@ import { ServiceKitModule } from '@bursar/service-kit';
 import { Pagination } from './common/pagination';
 import { LedgerSettings } from './config/ledger.settings';
 import { ledgerDataSourceOptions } from './database/ledger-database';
+import { AnonymizationModule } from './anonymization/anonymization.module';
 import { AccountTemplatesModule } from './account-templates/account-templates.module';
 import { AccountsModule } from './accounts/accounts.module';
 import { BalancesModule } from './balances/balances.module';
@@ -46,6 +47,7 @@ export class LedgerAppModule {
         OauthModule,
         OrganizationsModule,
         RateLimitModule,
+        AnonymizationModule,
       ],
       providers: [{ provide: LedgerSettings, useValue: settings }, Pagination],
       exports: [LedgerSettings, Pagination],

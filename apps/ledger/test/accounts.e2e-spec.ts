@@ -1,4 +1,5 @@
 import { BooksApi, startBooksApp } from './books-api';
+import { accessToken, LedgerFixtures } from './ledger-fixtures';
 import { LedgerTestApp } from './ledger-test-app';
 
 describe('Account templates, accounts and balances', () => {
@@ -195,6 +196,24 @@ describe('Account templates, accounts and balances', () => {
       await api.patch('/accounts/nobody', { name: 'x' }).expect(404);
       const cleared = await api.patch('/accounts/wallet:bob', { custody_provider: null, custody_external_id: null }).expect(200);
       expect(cleared.body.data).toMatchObject({ custody_provider: null, custody_external_id: null });
+    });
+  });
+
+  describe('isolation', () => {
+    it('keeps books apart per ledger and per organization', async () => {
+      // A second ledger of the same organization, through a client pinned to it.
+      const client = await LedgerFixtures.of(t).client({ organizationId: api.client.organizationId, scopes: ['ledger:read', 'ledger:write'] });
+      const sibling = new BooksApi(t, await accessToken(t, client), client);
+      await sibling.post('/accounts', { id: 'cash:usd', name: 'Other cash', type: 'asset', currency: 'USD' }).expect(201);
+      expect((await sibling.get('/accounts').expect(200)).body.data.map((a: { id: string }) => a.id)).toEqual(['cash:usd']);
+      expect((await api.get('/accounts/cash:usd').expect(200)).body.data.name).toBe('Cash');
+      expect((await sibling.get('/accounts/cash:usd').expect(200)).body.data.name).toBe('Other cash');
+      await sibling.get('/account_templates/wallet').expect(404);
+
+      const stranger = await BooksApi.start(t);
+      await stranger.get('/accounts/rev:a').expect(404);
+      await stranger.get('/account_templates/wallet').expect(404);
+      expect((await stranger.get('/accounts').expect(200)).body.data).toEqual([]);
     });
   });
 });

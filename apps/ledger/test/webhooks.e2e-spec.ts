@@ -3,7 +3,9 @@ import Stripe from 'stripe';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createLogger } from '@bursar/service-kit';
-import { startWebhookReceiver, startWorkerProcess, testRedisUrl, webhookTestEnv, WebhookReceiver, WorkerProcess } from '@bursar/testing';
+import {
+  pollUntil, startWebhookReceiver, startWorkerProcess, testRedisUrl, webhookTestEnv, WebhookReceiver, WorkerProcess,
+} from '@bursar/testing';
 import { LedgerScope } from '../src/common/mode';
 import { EventsService } from '../src/events/events.service';
 import { createLedgerApp } from '../src/ledger.app';
@@ -32,27 +34,26 @@ describe('Ledger webhooks', () => {
     t.app.get(DataSource).transaction((m) => t.app.get(EventsService).record(m, scope, type, resourceId, data));
   const createEndpoint = async (body: object = {}) => (await api.post('/webhook_endpoints', { url: receiver.url, ...body }).expect(201)).body.data;
 
-  /** Polls a delivery until `done` holds (deliveries finish asynchronously, in the worker). */
-  async function deliveryWhen(id: string, done: (d: Record<string, unknown>) => boolean, timeoutMs = 10_000) {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const d = (await api.get(`/webhook_deliveries/${id}`).expect(200)).body.data;
-      if (done(d)) return d;
-      if (Date.now() > deadline) throw new Error(`delivery ${id} still ${JSON.stringify(d.status)} (attempt ${d.attempt})`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
+  /** The fields of a delivery these tests read. */
+  interface Delivery {
+    id: string;
+    status: string;
+    attempt: number;
+    request_headers: Record<string, string>;
+    request_body: string;
+    [field: string]: unknown;
   }
+  /** Polls a delivery until `done` holds (deliveries finish asynchronously, in the worker). */
+  const deliveryWhen = (id: string, done: (d: Delivery) => boolean): Promise<Delivery> =>
+    pollUntil(async () => (await api.get(`/webhook_deliveries/${id}`).expect(200)).body.data, done);
   /** The endpoint's one delivery, once the relay has made it. */
-  async function onlyDelivery(endpointId: string) {
-    const deadline = Date.now() + 5_000;
-    for (;;) {
-      const list = (await api.get(`/webhook_endpoints/${endpointId}/deliveries`).expect(200)).body.data;
-      if (list.length > 0 || Date.now() > deadline) {
-        expect(list).toHaveLength(1);
-        return list[0];
-      }
-      await new Promise((r) => setTimeout(r, 20));
-    }
+  async function onlyDelivery(endpointId: string): Promise<Delivery> {
+    const list = await pollUntil(
+      async (): Promise<Delivery[]> => (await api.get(`/webhook_endpoints/${endpointId}/deliveries`).expect(200)).body.data,
+      (l) => l.length > 0,
+    );
+    expect(list).toHaveLength(1);
+    return list[0];
   }
   const attemptsOf = (deliveryId: string): Promise<{ attempt: number; outcome: string; response_status: number | null }[]> =>
     t.app.get(DataSource).query(
@@ -102,6 +103,14 @@ describe('Ledger webhooks', () => {
     expect(list.body.data.map((e: { id: string }) => e.id)).toEqual([created.id]);
     const stored = await t.app.get(DataSource).query('SELECT secret_sealed FROM webhook_endpoints WHERE id = $1', [created.id]);
     expect(stored[0].secret_sealed).not.toContain(created.signing_secret);
+  });
+
+  it('documents the webhook routes in the OpenAPI document', async () => {
+    const doc = (await http().get('/ledger/v1/openapi.json').expect(200)).body;
+    expect(JSON.stringify(doc.paths['/ledger/v1/webhook_endpoints/{id}/rotate_secret'].post.responses['200'])).toContain('WebhookEndpointResponse');
+    expect(doc.paths['/ledger/v1/webhook_deliveries/{id}/redeliver'].post.responses).toHaveProperty('201');
+    expect(doc.components.schemas.WebhookDeliveryResponse.properties).toHaveProperty('enqueue_kind');
+    expect(doc.paths).toHaveProperty(['/ledger/v1/webhook_endpoints/{id}/deliveries/failed_count']);
   });
 
   it('validates bodies and answers 404 for unknown endpoints', async () => {
@@ -202,6 +211,13 @@ describe('Ledger webhooks', () => {
     for (const secret of [endpoint.signing_secret, rotated.signing_secret]) {
       expect(stripe.webhooks.constructEvent(received.body, header, secret).type).toBe('account.created');
     }
+  });
+
+  it('lets exactly one of several parallel rotations through', async () => {
+    const endpoint = await createEndpoint();
+    const results = await Promise.all(Array.from({ length: 6 }, () => api.post(`/webhook_endpoints/${endpoint.id}/rotate_secret`)));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+    expect(results.filter((r) => r.status === 409).every((r) => r.body.error.code === 'rotation_in_progress')).toBe(true);
   });
 
   it('test-sends a synthetic event, refused while the endpoint is disabled', async () => {

@@ -14,7 +14,9 @@ import {
   WebhookPublisher,
 } from '@bursar/queue';
 import { createLogger, loadConfig } from '@bursar/service-kit';
-import { startWebhookReceiver, startWorkerProcess, testRedisUrl, testSecretKey, webhookTestEnv, WebhookReceiver } from '@bursar/testing';
+import {
+  pollUntil, startWebhookReceiver, startWorkerProcess, testRedisUrl, testSecretKey, webhookTestEnv, WebhookReceiver,
+} from '@bursar/testing';
 import { WorkerSettings } from '../src/config/worker.settings';
 import { createWorkerApp } from '../src/worker.app';
 
@@ -48,19 +50,20 @@ describe('webhook worker deliveries', () => {
     const eventId = randomUUID();
     const body = JSON.stringify({ id: eventId, object: 'event', type: 'account.created', data: { id: 'cash', note: 'é' } });
     await publisher.publish([
-      buildDeliveryJob({ service: 'ledger', brand: 'Bursar', deliveryId, eventId, url, body, secrets, retryDelaysMs }, SecretBox.fromBase64(key)),
+      buildDeliveryJob(
+        { service: 'ledger', brand: 'Bursar', deliveryId, eventId, url, body, secrets, retryDelaysMs, attemptsMade: 0 },
+        SecretBox.fromBase64(key),
+      ),
     ]);
     return { deliveryId, eventId, body };
   }
 
-  async function resultsFor(deliveryId: string, count: number, timeoutMs = 10_000): Promise<WebhookAttemptResult[]> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const mine = reported.filter((r) => r.deliveryId === deliveryId);
-      if (mine.length >= count) return mine.sort((a, b) => a.startedAt - b.startedAt);
-      if (Date.now() > deadline) throw new Error(`expected ${count} results for ${deliveryId}, got ${mine.length}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+  async function resultsFor(deliveryId: string, count: number): Promise<WebhookAttemptResult[]> {
+    const mine = await pollUntil(
+      async () => reported.filter((r) => r.deliveryId === deliveryId),
+      (found) => found.length >= count,
+    );
+    return mine.sort((a, b) => a.startedAt - b.startedAt);
   }
 
   beforeAll(async () => {

@@ -12,7 +12,10 @@ export interface DeliveryJobInput {
   body: string;
   /** Plain signing secrets, current first. */
   secrets: string[];
+  /** The schedule's delays between attempts. */
   retryDelaysMs: number[];
+  /** Attempts the delivery already made (0 for a new one); the job makes the remaining ones. */
+  attemptsMade: number;
 }
 
 /** The headers a delivery carries besides the signature, as recorded on the delivery row. */
@@ -35,7 +38,8 @@ export function buildDeliveryJob(input: DeliveryJobInput, transport: SecretBox):
     headers: deliveryHeaders(input.brand, input.eventId, input.deliveryId),
     signatureHeader: `${input.brand}-Signature`,
     sealedSecrets: sealWebhookSecrets(transport, input.deliveryId, input.secrets),
-    retryDelaysMs: input.retryDelaysMs,
+    firstAttempt: input.attemptsMade + 1,
+    retryDelaysMs: input.retryDelaysMs.slice(input.attemptsMade),
     enqueuedAt: Date.now(),
   };
 }

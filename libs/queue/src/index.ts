@@ -15,3 +15,4 @@ export * from './outbox/endpoint-secret';
 export * from './outbox/webhook-dispatcher';
 export * from './outbox/webhook-tables.sql';
 export * from './outbox/webhook-dispatcher.provider';
+export * from './outbox/webhook-delivery.record';

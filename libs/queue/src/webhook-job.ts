@@ -23,7 +23,12 @@ export interface WebhookDeliveryJob {
    * in clear, and a sealed secret cannot be moved to another delivery.
    */
   sealedSecrets: string[];
-  /** Delay before retry n+1 after attempt n fails; its length + 1 is the number of attempts. */
+  /**
+   * Number of this job's first attempt: 1, or more when a job lost from Redis is published again
+   * for a delivery that already made attempts.
+   */
+  firstAttempt: number;
+  /** Delays before this job's retries, in order; its length + 1 is the number of attempts it makes. */
   retryDelaysMs: number[];
   /** When the service enqueued the job (epoch ms), for event-to-receipt latency. */
   enqueuedAt: number;

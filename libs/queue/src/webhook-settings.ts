@@ -39,6 +39,15 @@ export class WebhookServiceSettings extends WebhookQueueSettings {
   @Matches(/^[A-Za-z][A-Za-z0-9]{0,31}$/, { message: 'WEBHOOK_BRAND must be a header-safe word' })
   WEBHOOK_BRAND = 'Bursar';
 
+  /**
+   * A pending delivery whose job has shown no sign of life for this long (its next attempt this
+   * late) is published again, so deliveries survive Redis losing its data.
+   */
+  @ToInt()
+  @IsInt({ message: 'WEBHOOK_REPUBLISH_AFTER_MS must be an integer' })
+  @Min(100, { message: 'WEBHOOK_REPUBLISH_AFTER_MS must be at least 100' })
+  WEBHOOK_REPUBLISH_AFTER_MS = 120_000;
+
   /** How often an idle relay looks for new events, in milliseconds. */
   @ToInt()
   @IsInt({ message: 'WEBHOOK_RELAY_INTERVAL_MS must be an integer' })
@@ -54,5 +63,6 @@ export function dispatcherSettings(settings: WebhookServiceSettings) {
     redisUrl: settings.REDIS_URL,
     queuePrefix: settings.WEBHOOK_QUEUE_PREFIX,
     relayIntervalMs: settings.WEBHOOK_RELAY_INTERVAL_MS,
+    republishAfterMs: settings.WEBHOOK_REPUBLISH_AFTER_MS,
   };
 }

@@ -4,3 +4,4 @@ export * from './service-test-app';
 export * from './webhook-receiver';
 export * from './app-process';
 export * from './webhook-env';
+export * from './poll-until';

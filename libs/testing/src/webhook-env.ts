@@ -6,7 +6,7 @@ import { testSecretKey } from './test-database';
  * file's own (parallel suites never take each other's jobs), local receivers allowed, and retries
  * `retryBaseMs` apart instead of minutes.
  */
-export function webhookTestEnv(label: string, retryBaseMs = 2): Record<string, string> {
+export function webhookTestEnv(label: string, retryBaseMs = 2) {
   return {
     WEBHOOK_SECRET_KEY: testSecretKey(),
     WEBHOOK_QUEUE_PREFIX: `test-${label}-${randomBytes(4).toString('hex')}`,

@@ -8,7 +8,8 @@ import { redisUrl, report, runScript, scratchDatabase } from './bench-kit';
 /*
  * `pnpm bench:ledger`: the real ledger service on a scratch database, loaded with two-posting
  * transfers (each with its own Idempotency-Key) by autocannon:
- *   1, 4 and 20 connections over 50 accounts, then 20 connections over 2 hot accounts.
+ *   1, 4 and 20 connections over 50 accounts, then 20 connections over 2 hot accounts,
+ * after a baseline of a route that touches no database.
  * BENCH_SECONDS (default 10) per scenario. Afterwards the books are checked: every 2xx wrote
  * exactly one transaction and every currency nets to zero.
  */
@@ -130,6 +131,13 @@ async function main(): Promise<void> {
     await createAccounts(baseUrl, token, [...spread, ...hot]);
     // Warm the JIT and the connection pool before measuring.
     await run(baseUrl, token, { name: 'warm-up', connections: 4, accounts: spread });
+    // What the machine gives a request that touches no database, for scale.
+    const base = await autocannon({ url: `${baseUrl}/.well-known/oauth-authorization-server`, connections: 4, duration: seconds });
+    report('baseline: GET /.well-known/oauth-authorization-server, 4 clients', {
+      'requests/s': base.requests.average,
+      'p50 ms': base.latency.p50,
+      'p99 ms': base.latency.p99,
+    });
     let succeeded = Number((await pg.query(`SELECT count(*)::int AS c FROM transactions`)).rows[0].c);
     const afterWarmUp = succeeded;
     const scenarios: Scenario[] = [

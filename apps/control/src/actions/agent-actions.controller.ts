@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import type { Agent } from '../agents/agent.entity';
 import { AgentKeyGuard, CurrentAgent } from '../agents/agent-key.guard';
 import { TraceId } from '../common/trace-id.decorator';
-import { AgentIntentsController, authorizationBody } from '../decisions/agent-intents.controller';
+import { AgentIntentsController, ApiAuthorizationResponses, authorizationBody } from '../decisions/agent-intents.controller';
 import { AuthorizationRequest } from '../decisions/authorization.service';
 import { FRAME_HASH_DOC } from '../decisions/decision';
 import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
@@ -32,6 +32,7 @@ export class AgentActionsController extends AgentIntentsController {
   protected readonly kind = 'action' as const;
 
   @Post()
+  @ApiAuthorizationResponses()
   @ApiHeader({ name: 'Idempotency-Key', required: true, description: 'Missing: 422 idempotency_key_required; in flight: 409 idempotency_conflict' })
   @ApiOperation({ summary: 'Authorize an action: 201 allowed (cosigned), 202 held for approval, 403 denied; body {data, decision, cosignature?}', description: FRAME_HASH_DOC })
   async authorize(

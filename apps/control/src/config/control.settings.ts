@@ -1,4 +1,4 @@
-import { IsInt, IsOptional, IsString, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Min } from 'class-validator';
 import { IsAes256Key, IsHttpUrl, IsPort, IsPostgresUrl, ToInt } from '@bursar/service-kit';
 import { WebhookServiceSettings } from '@bursar/queue';
 
@@ -63,6 +63,38 @@ export class ControlSettings extends WebhookServiceSettings {
   @IsInt()
   @Min(1)
   AGENT_RATE_LIMIT_PER_MINUTE = 1200;
+
+  /** Base URL of the billing provider's API (Stripe-shaped: /v1/checkout/sessions, /v1/subscriptions, ...). */
+  @IsHttpUrl()
+  BILLING_API_URL = 'https://api.stripe.com';
+
+  /** Secret key for the billing provider; billing is off (`configured: false`) while unset. */
+  @IsOptional()
+  @IsString()
+  BILLING_API_KEY?: string;
+
+  /** Shared secret of inbound billing webhooks; every delivery answers 401 `invalid_signature` while unset. */
+  @IsOptional()
+  @IsString()
+  BILLING_WEBHOOK_SECRET?: string;
+
+  /** Header carrying the inbound webhook's `t=<unix>,v1=<hex>` signature. */
+  @Matches(/^[A-Za-z][A-Za-z0-9-]{0,63}$/, { message: 'BILLING_SIGNATURE_HEADER must be a header name' })
+  BILLING_SIGNATURE_HEADER = 'Stripe-Signature';
+
+  /** The provider's price id of each paid plan and of one prepaid volume pack unit (`plan=price_id,...`). */
+  @Matches(/^[a-z]+=[A-Za-z0-9_-]+(,[a-z]+=[A-Za-z0-9_-]+)*$/, { message: 'BILLING_PRICES must look like build=price_1,pack=price_2' })
+  BILLING_PRICES = 'build=price_build,growth=price_growth,scale=price_scale,pack=price_pack';
+
+  /** Where hosted checkout and the customer portal send the person back to. */
+  @IsHttpUrl()
+  BILLING_RETURN_URL = 'http://localhost:8080/billing';
+
+  /** A billing call not answered by then counts as the provider being unreachable (503). */
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  BILLING_TIMEOUT_MS = 10_000;
 
   /** Requests per minute one person (identity) may make on the workspace and invitation routes. */
   @ToInt()

@@ -1,12 +1,19 @@
-import { Body, Controller, Get, Header, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Body, Controller, Get, Header, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { bearerToken } from '../common/bearer-token';
 import { CosignErrors } from './cosign.errors';
-import { CosignatureCheck, CosignService } from './cosign.service';
+import { CosignatureCheck, CosignService, INVALID_REASONS } from './cosign.service';
 import { CosignKeysService } from './cosign-keys.service';
 import { ConsumeCosignatureDto, VerifyCosignatureDto } from './dto/cosignature.dto';
 import { FRAME_HASH_DOC } from '../decisions/decision';
+
+const ApiCheckResponses = () =>
+  applyDecorators(
+    ApiResponse({ status: 200, description: '{data: {valid: true, reason: null, intent_id, agent_id, action_type, resource, amount_cents, currency, policy_version, frame_hash, expires_at}}' }),
+    ApiResponse({ status: 422, description: `{data: {valid: false, reason}}; reason is one of ${INVALID_REASONS.join(', ')}` }),
+    ApiResponse({ status: 400, description: 'authorization_required: no token in the body or the Authorization header' }),
+  );
 
 function presented(req: Request, body: VerifyCosignatureDto): string {
   const token = body.authorization || bearerToken(req);
@@ -24,12 +31,14 @@ export class CosignController {
   ) {}
 
   @Post('control/v1/cosign/verify')
+  @ApiCheckResponses()
   @ApiOperation({ summary: 'Check a cosignature (stateful: valid only while its intent is spendable and unspent)', description: FRAME_HASH_DOC })
   async verify(@Req() req: Request, @Body() body: VerifyCosignatureDto, @Res({ passthrough: true }) res: Response) {
     return this.answer(res, await this.cosign.verify(presented(req, body)));
   }
 
   @Post('control/v1/cosign/consume')
+  @ApiCheckResponses()
   @ApiOperation({ summary: 'Verify, then mark the authority spent; a second consume answers 422 already_settled', description: FRAME_HASH_DOC })
   async consume(@Req() req: Request, @Body() body: ConsumeCosignatureDto, @Res({ passthrough: true }) res: Response) {
     return this.answer(res, await this.cosign.consume(presented(req, body), body.consumed_by ?? null));

@@ -2,6 +2,9 @@ import { DataSourceOptions } from 'typeorm';
 import { typeOrmOptions } from '@bursar/service-kit';
 import { Agent } from '../agents/agent.entity';
 import { AuditEvent } from '../audit/audit-event.entity';
+import { BillingAccount } from '../billing/billing-account.entity';
+import { BillingCheckout } from '../billing/billing-checkout.entity';
+import { BillingEvent } from '../billing/billing-event.entity';
 import { Budget } from '../budgets/budget.entity';
 import { CosignKey } from '../cosign/cosign-key.entity';
 import { Intent } from '../decisions/intent.entity';
@@ -23,7 +26,7 @@ export function controlDataSourceOptions(url: string): DataSourceOptions {
   const options = typeOrmOptions({
     url,
     applicationName: 'bursar-control',
-    entities: [Workspace, WorkspaceMembership, Agent, Budget, AuditEvent, SpendToken, WorkspaceInvitation, Policy, PolicyModule, Intent, CosignKey],
+    entities: [Workspace, WorkspaceMembership, Agent, Budget, AuditEvent, SpendToken, WorkspaceInvitation, Policy, PolicyModule, Intent, CosignKey, BillingAccount, BillingCheckout, BillingEvent],
     migrations: controlMigrations,
   });
   return { ...options, extra: { ...options.extra, connectionTimeoutMillis: CONNECTION_WAIT_MS } } as DataSourceOptions;

@@ -1,4 +1,5 @@
-import { Body, Get, HttpCode, Injectable, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { applyDecorators, Body, Get, HttpCode, Injectable, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Agent } from '../agents/agent.entity';
 import { CurrentAgent } from '../agents/agent-key.guard';
@@ -9,6 +10,15 @@ import { presentIntent } from './intent.presenter';
 import { IntentLifecycleService } from './intent-lifecycle.service';
 import { IntentsRepository } from './intents.repository';
 import { notFound } from '../common/control-errors';
+
+/** The statuses an authorization answers with, for the OpenAPI document. */
+export const ApiAuthorizationResponses = () =>
+  applyDecorators(
+    ApiResponse({ status: 201, description: 'allowed: {data: intent (state pending), decision, cosignature} (cosignature absent when cosigning is off)' }),
+    ApiResponse({ status: 202, description: 'requires_approval: {data: intent (state held), decision}; a person approves or denies it' }),
+    ApiResponse({ status: 403, description: 'denied: {data: intent (state denied), decision} with rule, detail and remedy' }),
+    ApiResponse({ status: 404, description: 'budget or spend token not this agent\'s' }),
+  );
 
 /** `{data, decision, cosignature?}` at the decision's status; the key is left out when there is none. */
 export function authorizationBody(res: Response, a: Authorization) {

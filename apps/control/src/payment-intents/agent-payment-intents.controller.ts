@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import type { Agent } from '../agents/agent.entity';
 import { AgentKeyGuard, CurrentAgent } from '../agents/agent-key.guard';
 import { TraceId } from '../common/trace-id.decorator';
-import { AgentIntentsController, authorizationBody } from '../decisions/agent-intents.controller';
+import { AgentIntentsController, ApiAuthorizationResponses, authorizationBody } from '../decisions/agent-intents.controller';
 import { AuthorizationRequest } from '../decisions/authorization.service';
 import { FRAME_HASH_DOC } from '../decisions/decision';
 import { PaymentRequestDto, PaymentSimulationDto } from './dto/payment-request.dto';
@@ -32,6 +32,7 @@ export class AgentPaymentIntentsController extends AgentIntentsController {
   protected readonly kind = 'payment' as const;
 
   @Post()
+  @ApiAuthorizationResponses()
   @ApiOperation({
     summary: 'Authorize a payment (never moves money): 201 pending + cosignature, 202 held, 403 denied',
     description: `Idempotency is the body field idempotency_key (400 without). Settle on your rail, then call complete or fail. ${FRAME_HASH_DOC}`,

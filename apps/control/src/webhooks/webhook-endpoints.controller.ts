@@ -1,5 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { presentWebhookDelivery } from '@bursar/queue';
+import { ListQueryDto, mapPage } from '../common/pagination';
 import { IdentityGuard } from '../identity/identity.guard';
 import { CurrentWorkspace, RequireCapability, WorkspaceAccessGuard } from '../workspaces/workspace-access.guard';
 import type { WorkspaceAccess } from '../workspaces/workspaces.repository';
@@ -53,5 +55,20 @@ export class ControlWebhookEndpointsController {
   @ApiOperation({ summary: 'New signing secret; for 24 hours deliveries are signed with the new and the previous one' })
   async rotate(@CurrentWorkspace() { workspace }: WorkspaceAccess, @Param('id', ParseUUIDPipe) id: string) {
     return withSecret(await this.endpoints.rotate(workspace.id, id, new Date()));
+  }
+
+  @Get(':id/deliveries')
+  @RequireCapability('read')
+  @ApiOperation({
+    summary:
+      "The endpoint's deliveries, newest first: status (pending, succeeded, failed after eight attempts), attempt count, " +
+      'the request as sent and the last response',
+  })
+  async deliveries(
+    @CurrentWorkspace() { workspace }: WorkspaceAccess,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Query() query: ListQueryDto,
+  ) {
+    return mapPage(await this.endpoints.deliveries(workspace.id, id, query), presentWebhookDelivery);
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { DELIVERY_COLUMNS, WebhookDeliveryRecord } from '@bursar/queue';
 import { CONTROL_ENDPOINT_COLUMNS, ControlWebhookEndpoint } from './webhook-endpoint.record';
 
 /** Every statement is confined to one workspace ($1) and skips deleted endpoints. */
@@ -55,5 +56,20 @@ export class ControlWebhookEndpointsRepository {
       [workspaceId, id, secretSealed, previousExpiresAt],
     );
     return rows[0] ?? null;
+  }
+
+  /**
+   * An endpoint's deliveries, newest first, after the delivery `startingAfter` when it is one of
+   * this workspace's (else from the start, as control's lists do).
+   */
+  listDeliveries(workspaceId: string, endpointId: string, page: { startingAfter?: string; limit: number }): Promise<WebhookDeliveryRecord[]> {
+    return this.dataSource.query(
+      `WITH cursor AS (SELECT created_at, id FROM webhook_deliveries WHERE id = $3 AND workspace_id = $1)
+       SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
+       WHERE workspace_id = $1 AND webhook_endpoint_id = $2
+         AND (NOT EXISTS (SELECT 1 FROM cursor) OR (created_at, id) < (SELECT created_at, id FROM cursor))
+       ORDER BY created_at DESC, id DESC LIMIT $4`,
+      [workspaceId, endpointId, page.startingAfter ?? null, page.limit],
+    );
   }
 }

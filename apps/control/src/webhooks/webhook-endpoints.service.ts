@@ -1,17 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { SecretBox } from '@bursar/crypto';
-import { checkEndpointUrl, ENDPOINT_URL_PROBLEMS, newSigningSecret, sealEndpointSecret, WebhookDispatcher } from '@bursar/queue';
+import {
+  checkEndpointUrl, ENDPOINT_URL_PROBLEMS, newSigningSecret, SECRET_OVERLAP_MS, sealEndpointSecret, WebhookDeliveryRecord,
+  WebhookDispatcher,
+} from '@bursar/queue';
 import { notFound, unprocessable } from '../common/control-errors';
+import { ListQueryDto, Page } from '../common/pagination';
 import { ControlSettings } from '../config/control.settings';
 import { CreateControlWebhookEndpointDto } from './dto/create-webhook-endpoint.dto';
 import { ControlWebhookEndpoint } from './webhook-endpoint.record';
 import { ControlWebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { CONTROL_WEBHOOK_EVENTS } from './webhook-event-types';
 
-/** How long a rotated-out secret keeps signing deliveries beside the new one (decisions.md). */
-const SECRET_OVERLAP_MS = 24 * 3_600_000;
 const SECRET_PREFIX = 'whsec_';
+const DEFAULT_PAGE = 50;
+const MAX_PAGE = 200;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface ControlEndpointWithSecret {
   endpoint: ControlWebhookEndpoint;
@@ -75,5 +80,16 @@ export class ControlWebhookEndpointsService {
     );
     if (!endpoint) throw notFound('webhook endpoint');
     return { endpoint, secret };
+  }
+
+  /** Deliveries of one endpoint, newest first; an unknown `starting_after` starts from the newest. */
+  async deliveries(workspaceId: string, id: string, query: ListQueryDto): Promise<Page<WebhookDeliveryRecord>> {
+    await this.get(workspaceId, id);
+    const limit = Math.min(Math.max(query.limit ?? DEFAULT_PAGE, 1), MAX_PAGE);
+    const startingAfter = UUID.test(query.starting_after ?? '') ? query.starting_after : undefined;
+    const data = await this.endpoints.listDeliveries(workspaceId, id, { startingAfter, limit });
+    // As everywhere in control: a full page reports more, even when it is the last one.
+    const hasMore = data.length === limit;
+    return { data, has_more: hasMore, next_cursor: hasMore ? data[data.length - 1].id : null };
   }
 }

@@ -11,6 +11,13 @@ export interface WriteOutcome extends WrittenTransaction {
   touched: LockedAccount[];
 }
 
+/** A batched write met a used key or a taken ref: roll back and write its plans one by one. */
+export class BatchConflict extends Error {
+  constructor() {
+    super('batched write conflicted');
+  }
+}
+
 /** Raised when the idempotency key already names a transaction; nothing was written. */
 export class KeyTaken extends Error {
   constructor(readonly key: string) {
@@ -46,6 +53,11 @@ export function deltasOf(plan: Pick<TransactionPlan, 'postings' | 'voids'>): Bal
   totalsDelta(plan.postings, 1n, deltas);
   if (plan.voids) totalsDelta(plan.voids.postings, -1n, deltas);
   return [...deltas].map(([account, totals]) => ({ account, totals }));
+}
+
+function mergedVoids(plans: TransactionPlan[]): TransactionPlan['voids'] {
+  const voids = plans.flatMap((p) => (p.voids ? [p.voids] : []));
+  return voids.length === 0 ? null : { postingIds: voids.flatMap((v) => v.postingIds), postings: voids.flatMap((v) => v.postings) };
 }
 
 /** The Postgres error our closed-period trigger raises. */
@@ -144,23 +156,43 @@ export class BooksWriter {
     book: Map<string, LockedAccount>,
     after: LockedAccount[],
   ): Promise<WriteOutcome> {
-    let written: WrittenTransaction | null;
-    try {
-      written = await this.transactions.write(manager, scope, plan, deltasOf(plan));
-    } catch (err) {
-      if (isPeriodClosedError(err)) throw periodClosed(plan.valueDate);
-      throw err;
-    }
+    const [written] = await this.writeRows(manager, scope, [plan]);
     if (!written) throw new KeyTaken(plan.idempotencyKey ?? '');
-    if (written.refs.length < plan.externalRefs.length) {
-      const taken = plan.externalRefs.find((r) => !written.refs.some((w) => w.rail === r.rail && w.refKind === r.kind && w.value === r.value));
-      throw TransactionErrors.error('duplicate_external_ref', {
-        param: 'external_refs',
-        details: { rail: taken?.rail, kind: taken?.kind, value: taken?.value },
-      });
-    }
     for (const account of after) book.set(account.id, account);
     return { ...written, touched: after };
+  }
+
+  /**
+   * Writes plans already checked one after another against the book (which holds their effects)
+   * in one statement. All or nothing: a used key or a taken external ref throws BatchConflict,
+   * after which the caller must roll back.
+   */
+  async writeMany(manager: EntityManager, scope: LedgerScope, checked: { plan: TransactionPlan; after: LockedAccount[] }[]): Promise<WriteOutcome[]> {
+    const written = await this.writeRows(manager, scope, checked.map((c) => c.plan));
+    return written.map((w, i) => {
+      if (!w) throw new BatchConflict();
+      return { ...w, touched: checked[i].after };
+    });
+  }
+
+  private async writeRows(manager: EntityManager, scope: LedgerScope, plans: TransactionPlan[]): Promise<(WrittenTransaction | null)[]> {
+    let written: (WrittenTransaction | null)[];
+    try {
+      written = await this.transactions.write(manager, scope, plans, deltasOf({ postings: plans.flatMap((p) => p.postings), voids: mergedVoids(plans) }));
+    } catch (err) {
+      if (isPeriodClosedError(err)) throw periodClosed(plans.length === 1 ? plans[0].valueDate : undefined);
+      throw err;
+    }
+    written.forEach((w, i) => {
+      if (w && w.refs.length < plans[i].externalRefs.length) {
+        const taken = plans[i].externalRefs.find((r) => !w.refs.some((x) => x.rail === r.rail && x.refKind === r.kind && x.value === r.value));
+        throw TransactionErrors.error('duplicate_external_ref', {
+          param: 'external_refs',
+          details: { rail: taken?.rail, kind: taken?.kind, value: taken?.value },
+        });
+      }
+    });
+    return written;
   }
 
   private checkConditions(plan: TransactionPlan, book: Map<string, LockedAccount>): void {
@@ -182,9 +214,9 @@ export class BooksWriter {
   }
 }
 
-export function periodClosed(valueDate: Date) {
+export function periodClosed(valueDate?: Date) {
   return TransactionErrors.error('period_closed', {
-    message: `value_date ${valueDate.toISOString()} falls inside a closed period`,
+    message: `value_date ${valueDate?.toISOString() ?? ''} falls inside a closed period`.replace('  ', ' '),
     param: 'value_date',
     hint: 'Date the transaction after the closed period, or reopen the period first',
   });

@@ -5,9 +5,12 @@ import { DataSource, EntityManager } from 'typeorm';
 import { LedgerScope } from '../common/mode';
 import { BooksWriter, KeyTaken, WriteOutcome } from './books-writer';
 import { TransactionPlan } from './transaction-plan';
+import { LockedAccount } from './transactions.repository';
 
 /** Records a written transaction's events in its database transaction. */
 export type RecordEvents = (manager: EntityManager, outcome: WriteOutcome) => Promise<unknown>;
+
+type Settled = { ok: true; outcome: WriteOutcome } | { ok: false; error: unknown };
 
 interface Submission {
   scope: LedgerScope;
@@ -29,20 +32,33 @@ class BatchBroken extends Error {
   }
 }
 
+function accountsOf(plan: TransactionPlan): string[] {
+  return [...plan.postings.map((p) => p.account), ...plan.conditions.map((c) => c.account)];
+}
+
+/** What one ledger has waiting and in flight. */
+interface LedgerLane {
+  queue: Submission[];
+  running: number;
+  /** Accounts locked by batches in flight, with how many batches hold each. */
+  held: Map<string, number>;
+}
+
 /**
  * Group commit for new transactions. Submissions that arrive while a ledger's batches are busy
  * queue up and are written together in the next database transaction: one lock of the union of
- * their accounts (in id order), one statement per transaction, one commit. The guarantees are the
- * single write's: every submission is checked against balances that include the ones before it,
- * and a refused submission (overdraft, unknown account, failed condition, used key) writes nothing
- * and does not disturb the others. A failure the batch cannot contain (a closed period caught by
- * the trigger, an external ref taken concurrently) rolls the batch back and retries each
- * submission in its own transaction. With no queue, a submission goes out at once: no added wait.
+ * their accounts (in id order), one statement per transaction, one commit. Batches in flight
+ * never share an account, so they never wait on each other's row locks: a hot account's
+ * submissions pile into the next batch instead. The guarantees are the single write's: every
+ * submission is checked against balances that include the ones before it, and a refused
+ * submission (overdraft, unknown account, failed condition, used key) writes nothing and does not
+ * disturb the others. A failure the batch cannot contain (a closed period caught by the trigger,
+ * an external ref taken concurrently) rolls the batch back and retries each submission in its
+ * own transaction. With nothing in flight a submission goes out at once: no added wait.
  */
 @Injectable()
 export class TransactionBatcher {
-  private readonly queues = new Map<string, Submission[]>();
-  private readonly running = new Map<string, number>();
+  private readonly lanes = new Map<string, LedgerLane>();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -51,24 +67,31 @@ export class TransactionBatcher {
 
   submit(scope: LedgerScope, plan: TransactionPlan, events: RecordEvents): Promise<WriteOutcome> {
     return new Promise((resolve, reject) => {
-      const queue = this.queues.get(scope.ledgerId) ?? [];
-      queue.push({ scope, plan, events, resolve, reject });
-      this.queues.set(scope.ledgerId, queue);
-      this.pump(scope.ledgerId);
+      const lane = this.lanes.get(scope.ledgerId) ?? { queue: [], running: 0, held: new Map<string, number>() };
+      lane.queue.push({ scope, plan, events, resolve, reject });
+      this.lanes.set(scope.ledgerId, lane);
+      this.pump(scope.ledgerId, lane);
     });
   }
 
-  private pump(ledgerId: string): void {
-    const queue = this.queues.get(ledgerId);
-    while (queue && queue.length > 0 && (this.running.get(ledgerId) ?? 0) < BATCHES_PER_LEDGER) {
-      const batch = queue.splice(0, MAX_BATCH);
-      this.running.set(ledgerId, (this.running.get(ledgerId) ?? 0) + 1);
+  /** Starts batches of queued submissions whose accounts no batch in flight holds. */
+  private pump(ledgerId: string, lane: LedgerLane): void {
+    while (lane.queue.length > 0 && lane.running < BATCHES_PER_LEDGER) {
+      const batch = lane.queue.filter((s) => accountsOf(s.plan).every((a) => !lane.held.has(a))).slice(0, MAX_BATCH);
+      if (batch.length === 0) return;
+      lane.queue = lane.queue.filter((s) => !batch.includes(s));
+      const accounts = [...new Set(batch.flatMap((s) => accountsOf(s.plan)))];
+      for (const a of accounts) lane.held.set(a, (lane.held.get(a) ?? 0) + 1);
+      lane.running += 1;
       void this.run(batch).finally(() => {
-        const left = (this.running.get(ledgerId) ?? 1) - 1;
-        if (left === 0) this.running.delete(ledgerId);
-        else this.running.set(ledgerId, left);
-        if (queue.length === 0 && left === 0) this.queues.delete(ledgerId);
-        this.pump(ledgerId);
+        for (const a of accounts) {
+          const left = (lane.held.get(a) ?? 1) - 1;
+          if (left === 0) lane.held.delete(a);
+          else lane.held.set(a, left);
+        }
+        lane.running -= 1;
+        if (lane.running === 0 && lane.queue.length === 0) this.lanes.delete(ledgerId);
+        else this.pump(ledgerId, lane);
       });
     }
   }
@@ -85,29 +108,37 @@ export class TransactionBatcher {
     }
   }
 
-  private async writeAll(
-    manager: EntityManager,
-    batch: Submission[],
-  ): Promise<({ ok: true; outcome: WriteOutcome } | { ok: false; error: unknown })[]> {
+  /**
+   * Checks each submission against the book, which then carries its effect for the next one, and
+   * writes every accepted one in a single statement; refused ones get their error and write nothing.
+   */
+  private async writeAll(manager: EntityManager, batch: Submission[]): Promise<Settled[]> {
     const book = await this.writer.lock(manager, batch[0].scope, batch.map((s) => s.plan));
-    const settled: ({ ok: true; outcome: WriteOutcome } | { ok: false; error: unknown })[] = [];
-    for (const s of batch) {
-      let after;
+    const settled: Settled[] = [];
+    const accepted: { index: number; plan: TransactionPlan; after: LockedAccount[] }[] = [];
+    batch.forEach((s, index) => {
       try {
-        after = this.writer.check(s.plan, book);
+        const after = this.writer.check(s.plan, book);
+        for (const account of after) book.set(account.id, account);
+        accepted.push({ index, plan: s.plan, after });
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
-        settled.push({ ok: false, error });
-        continue;
+        settled[index] = { ok: false, error };
       }
-      try {
-        const outcome = await this.writer.write(manager, s.scope, s.plan, book, after);
-        await s.events(manager, outcome);
-        settled.push({ ok: true, outcome });
-      } catch (error) {
-        if (error instanceof KeyTaken) settled.push({ ok: false, error });
-        else throw batch.length === 1 ? error : new BatchBroken(error);
+    });
+    if (accepted.length === 0) return settled;
+    try {
+      const outcomes =
+        batch.length === 1
+          ? [await this.writer.write(manager, batch[0].scope, accepted[0].plan, book, accepted[0].after)]
+          : await this.writer.writeMany(manager, batch[0].scope, accepted);
+      for (const [i, { index }] of accepted.entries()) {
+        await batch[index].events(manager, outcomes[i]);
+        settled[index] = { ok: true, outcome: outcomes[i] };
       }
+    } catch (error) {
+      if (batch.length === 1 && error instanceof KeyTaken) return [{ ok: false, error }];
+      throw batch.length === 1 ? error : new BatchBroken(error);
     }
     return settled;
   }

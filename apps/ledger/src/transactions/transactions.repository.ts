@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
@@ -63,6 +64,8 @@ function deltaParams(deltas: BalanceDelta[]) {
 
 const LEDGER_LOCK = `hashtextextended('books:' || $1::uuid::text, 0)`;
 
+type Json = Record<string, unknown>;
+
 const ACCOUNT_STATE = `a.id, a.type, a.currency, a.status, a.overdraft_policy AS "overdraftPolicy",
   a.overdraft_limit::text AS "overdraftLimit", a.lock_version AS "lockVersion",
   b.posted_debits::text AS "postedDebits", b.posted_credits::text AS "postedCredits",
@@ -116,87 +119,98 @@ export class TransactionsRepository {
   }
 
   /**
-   * Writes the transaction, its external refs and postings, voids released pending legs and moves
-   * the balance rows, in one statement. Null when the idempotency key already names a
-   * transaction (nothing written). Fewer refs than planned means one was taken.
+   * Writes transactions with their external refs and postings, voids released pending legs and
+   * moves the balance rows by `deltas`, all in one statement. Answers in plan order; null where
+   * the idempotency key already names a transaction (nothing of that plan was written, and with a
+   * single plan nothing at all). Fewer refs than planned means one was taken.
    */
-  async write(
-    manager: EntityManager,
-    scope: LedgerScope,
-    plan: TransactionPlan,
-    deltas: BalanceDelta[],
-  ): Promise<WrittenTransaction | null> {
-    const p = plan.postings;
-    const refs = plan.externalRefs;
+  async write(manager: EntityManager, scope: LedgerScope, plans: TransactionPlan[], deltas: BalanceDelta[]): Promise<(WrittenTransaction | null)[]> {
+    const ids = plans.map(() => randomUUID());
+    const refs = plans.flatMap((plan, i) => plan.externalRefs.map((r) => ({ ...r, tx: ids[i] })));
+    const legs = plans.flatMap((plan, i) => plan.postings.map((p) => ({ ...p, tx: ids[i] })));
     const [row] = await manager.query(
-      `WITH t AS (
-         INSERT INTO transactions (ledger_id, idempotency_key, kind, reverses, refund_amount, refund_currency, metadata, value_date)
-         VALUES ($1, $2, $3, $4, $5::numeric, $6, $7, $8)
+      `WITH x AS (
+         SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::uuid[], $6::numeric[], $7::text[], $8::jsonb[], $9::timestamptz[])
+           WITH ORDINALITY AS x(id, key, kind, reverses, refund_amount, refund_currency, metadata, value_date, n)
+       ), t AS (
+         INSERT INTO transactions (id, ledger_id, idempotency_key, kind, reverses, refund_amount, refund_currency, metadata, value_date)
+         SELECT x.id, $1, x.key, x.kind, x.reverses, x.refund_amount, x.refund_currency, x.metadata, x.value_date FROM x ORDER BY x.n
          ON CONFLICT (ledger_id, idempotency_key) DO NOTHING
          RETURNING id, ledger_id AS "ledgerId", idempotency_key AS "idempotencyKey", kind, reverses,
            refund_amount::text AS "refundAmount", refund_currency AS "refundCurrency", metadata, value_date AS "valueDate",
            booking_date AS "bookingDate", created_at AS "createdAt", updated_at AS "updatedAt"
        ), r AS (
          INSERT INTO transaction_external_refs (ledger_id, transaction_id, rail, ref_kind, value, metadata)
-         SELECT $1, t.id, x.rail, x.kind, x.value, x.metadata
-         FROM t, unnest($9::text[], $10::text[], $11::text[], $12::jsonb[]) AS x(rail, kind, value, metadata)
+         SELECT $1, t.id, y.rail, y.kind, y.value, y.metadata
+         FROM unnest($10::uuid[], $11::text[], $12::text[], $13::text[], $14::jsonb[]) AS y(tx, rail, kind, value, metadata)
+         JOIN t ON t.id = y.tx
          ON CONFLICT (ledger_id, rail, ref_kind, value) DO NOTHING
          RETURNING id, transaction_id AS "transactionId", rail, ref_kind AS "refKind", value, metadata, created_at AS "createdAt"
        ), p AS (
          INSERT INTO postings (ledger_id, transaction_id, account_id, amount, currency, direction, pending, tags, value_date)
-         SELECT $1, t.id, x.account, x.amount, x.currency, x.direction, x.pending, x.tags, t."valueDate"
-         FROM t, unnest($13::text[], $14::numeric[], $15::text[], $16::text[], $17::boolean[], $18::jsonb[])
-           WITH ORDINALITY AS x(account, amount, currency, direction, pending, tags, n)
-         ORDER BY x.n
+         SELECT $1, t.id, z.account, z.amount, z.currency, z.direction, z.pending, z.tags, t."valueDate"
+         FROM unnest($15::uuid[], $16::text[], $17::numeric[], $18::text[], $19::text[], $20::boolean[], $21::jsonb[])
+           WITH ORDINALITY AS z(tx, account, amount, currency, direction, pending, tags, n)
+         JOIN t ON t.id = z.tx
+         ORDER BY z.n
          RETURNING id::text AS id, ledger_id AS "ledgerId", transaction_id AS "transactionId", account_id AS "accountId",
            amount::text AS amount, currency, direction, pending, committed_at AS "committedAt", voided_at AS "voidedAt", tags,
            value_date AS "valueDate", reconciled_at AS "reconciledAt", reconciliation_reference AS "reconciliationReference",
            created_at AS "createdAt"
        ), v AS (
          UPDATE postings SET voided_at = clock_timestamp()
-         FROM t WHERE postings.id = ANY($19::bigint[]) AND postings.pending AND postings.voided_at IS NULL
+         WHERE postings.id = ANY($22::bigint[]) AND postings.pending AND postings.voided_at IS NULL AND EXISTS (SELECT 1 FROM t)
          RETURNING postings.id
        ), b AS (
          ${MOVE_BALANCES}
-         FROM t, unnest($20::text[], $21::numeric[], $22::numeric[], $23::numeric[], $24::numeric[]) AS d(account, pd, pc, qd, qc)
-         WHERE account_balances.ledger_id = $1 AND account_balances.account_id = d.account
+         FROM unnest($23::text[], $24::numeric[], $25::numeric[], $26::numeric[], $27::numeric[]) AS d(account, pd, pc, qd, qc)
+         WHERE account_balances.ledger_id = $1 AND account_balances.account_id = d.account AND EXISTS (SELECT 1 FROM t)
          RETURNING 1
        )
        SELECT
-         (SELECT row_to_json(t) FROM t) AS transaction,
+         (SELECT coalesce(json_agg(t), '[]') FROM t) AS transactions,
          (SELECT coalesce(json_agg(r), '[]') FROM r) AS refs,
          (SELECT coalesce(json_agg(p ORDER BY p.id::bigint), '[]') FROM p) AS postings,
          (SELECT count(*) FROM v)::int AS voided,
          (SELECT count(*) FROM b)::int AS balances`,
       [
         scope.ledgerId,
-        plan.idempotencyKey,
-        plan.kind,
-        plan.reverses,
-        plan.refund?.amount.toString() ?? null,
-        plan.refund?.currency ?? null,
-        JSON.stringify(plan.metadata),
-        plan.valueDate,
+        ids,
+        plans.map((x) => x.idempotencyKey),
+        plans.map((x) => x.kind),
+        plans.map((x) => x.reverses),
+        plans.map((x) => x.refund?.amount.toString() ?? null),
+        plans.map((x) => x.refund?.currency ?? null),
+        plans.map((x) => JSON.stringify(x.metadata)),
+        plans.map((x) => x.valueDate),
+        refs.map((x) => x.tx),
         refs.map((x) => x.rail),
         refs.map((x) => x.kind),
         refs.map((x) => x.value),
         refs.map((x) => JSON.stringify(x.metadata)),
-        p.map((x) => x.account),
-        p.map((x) => x.amount.toString()),
-        p.map((x) => x.currency),
-        p.map((x) => x.direction),
-        p.map((x) => x.pending),
-        p.map((x) => JSON.stringify(x.tags)),
-        plan.voids?.postingIds ?? [],
+        legs.map((x) => x.tx),
+        legs.map((x) => x.account),
+        legs.map((x) => x.amount.toString()),
+        legs.map((x) => x.currency),
+        legs.map((x) => x.direction),
+        legs.map((x) => x.pending),
+        legs.map((x) => JSON.stringify(x.tags)),
+        plans.flatMap((x) => x.voids?.postingIds ?? []),
         ...deltaParams(deltas),
       ],
     );
-    if (!row.transaction) return null;
-    return {
-      transaction: transactionFromJson(row.transaction),
-      postings: (row.postings as Record<string, unknown>[]).map(postingFromJson),
-      refs: (row.refs as Record<string, unknown>[]).map(refFromJson),
-    };
+    const transactions = new Map((row.transactions as Json[]).map((j) => [j.id as string, transactionFromJson(j)]));
+    const postings = (row.postings as Json[]).map(postingFromJson);
+    const written = (row.refs as Json[]).map(refFromJson);
+    return ids.map((id) => {
+      const transaction = transactions.get(id);
+      if (!transaction) return null;
+      return {
+        transaction,
+        postings: postings.filter((p) => p.transactionId === id),
+        refs: written.filter((r) => r.transactionId === id),
+      };
+    });
   }
 
   /** Turns open pending legs of a transaction into posted ones and moves the balance rows. */
@@ -311,8 +325,6 @@ export class TransactionsRepository {
       .where('t.ledger_id = :ledgerId', { ledgerId: scope.ledgerId });
   }
 }
-
-type Json = Record<string, unknown>;
 
 /** Timestamps come back from json as strings; every other column was aliased and cast in SQL. */
 function withDates<T>(j: Json, keys: string[]): T {

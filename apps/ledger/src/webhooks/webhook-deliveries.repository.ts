@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { DELIVERY_COLUMNS, WebhookDeliveryRecord } from '@bursar/queue';
 import { LedgerScope } from '../common/mode';
-import { DELIVERY_COLUMNS, WebhookDeliveryRecord } from './webhook-delivery.record';
 
 export interface DeliveryPage {
   status?: WebhookDeliveryRecord['status'];

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { DeliveryStatus, presentWebhookDelivery, WebhookDeliveryRecord } from '@bursar/queue';
 import { ListPage } from '../common/envelope.interceptor';
 import { LedgerErrors } from '../common/ledger-errors';
 import { LedgerScope } from '../common/mode';
 import { ListOrder, PageRequest, Pagination } from '../common/pagination';
 import { presentEvent } from '../events/event.record';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import { DeliveryStatus, presentWebhookDelivery, WebhookDeliveryRecord } from './webhook-delivery.record';
 import { WebhookEndpointRecord } from './webhook-endpoint.record';
 import { isUuid, WebhookEndpointsService } from './webhook-endpoints.service';
 import { WebhookErrors } from './webhook-errors';

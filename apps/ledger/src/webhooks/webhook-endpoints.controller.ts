@@ -1,5 +1,6 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
+import { presentWebhookDelivery } from '@bursar/queue';
 import { RequireScope } from '../auth/require-scope.decorator';
 import { ListPage } from '../common/envelope.interceptor';
 import { ApiEnveloped } from '../common/api-envelope.decorator';
@@ -15,7 +16,6 @@ import { ListDeliveriesQuery } from './dto/list-deliveries.query';
 import { TestSendDto } from './dto/test-send.dto';
 import { UpdateWebhookEndpointDto } from './dto/update-webhook-endpoint.dto';
 import { DeliveryCountResponse, WebhookDeliveryResponse, WebhookEndpointResponse } from './dto/webhook.responses';
-import { presentWebhookDelivery } from './webhook-delivery.record';
 import { presentWebhookEndpoint, SIGNING_SECRET_NOTE } from './webhook-endpoint.record';
 import { EndpointWithSecret, WebhookEndpointsService } from './webhook-endpoints.service';
 import { WebhookDeliveriesService } from './webhook-deliveries.service';

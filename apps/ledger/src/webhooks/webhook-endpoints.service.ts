@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { SecretBox } from '@bursar/crypto';
-import { newSigningSecret, sealEndpointSecret, WebhookDispatcher } from '@bursar/queue';
+import { newSigningSecret, sealEndpointSecret, SECRET_OVERLAP_MS, WebhookDispatcher } from '@bursar/queue';
 import { LedgerSettings } from '../config/ledger.settings';
 import { LedgerErrors } from '../common/ledger-errors';
 import { LedgerScope } from '../common/mode';
@@ -12,9 +12,6 @@ import { presentWebhookEndpoint, WebhookEndpointRecord } from './webhook-endpoin
 import { EndpointChanges, WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookErrors } from './webhook-errors';
 import { assertDeliverableUrl } from './webhook-url';
-
-/** How long a rotated-out secret keeps signing deliveries beside the new one. */
-export const SECRET_OVERLAP_MS = 24 * 3_600_000;
 
 export interface EndpointWithSecret {
   endpoint: WebhookEndpointRecord;

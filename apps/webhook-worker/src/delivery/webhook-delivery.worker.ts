@@ -81,8 +81,8 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
 
   private async deliver(job: Job<WebhookDeliveryJob>, box: SecretBox): Promise<void> {
     const data = job.data;
-    const attempt = job.attemptsMade + 1;
-    const lastAttempt = attempt >= (job.opts.attempts ?? 1);
+    const attempt = data.firstAttempt + job.attemptsMade;
+    const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     const startedAt = Date.now();
     let secrets: string[];
     try {
@@ -116,7 +116,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
       attempt,
       outcome: ok ? 'succeeded' : 'failed',
       final,
-      nextAttemptAt: final ? null : Date.now() + (data.retryDelaysMs[attempt - 1] ?? 0),
+      nextAttemptAt: final ? null : Date.now() + (data.retryDelaysMs[job.attemptsMade] ?? 0),
       requestHeaders,
       responseStatus: outcome.status,
       responseHeaders: outcome.headers,

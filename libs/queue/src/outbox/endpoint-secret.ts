@@ -1,5 +1,8 @@
 import { randomToken, SecretBox } from '@bursar/crypto';
 
+/** How long a rotated-out secret keeps signing deliveries beside the new one (decisions.md). */
+export const SECRET_OVERLAP_MS = 24 * 3_600_000;
+
 /** Signing secrets at rest: sealed with the service's own key, bound to their endpoint's id. */
 export function sealEndpointSecret(box: SecretBox, endpointId: string, secret: string): string {
   return box.encrypt(secret, `webhook_endpoint:${endpointId}`);

@@ -1,7 +1,7 @@
 import type { Worker } from 'bullmq';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { SecretBox } from '@bursar/crypto';
 import { buildDeliveryJob } from '../delivery-job';
 import { OutboxPoller } from '../outbox-poller';
@@ -11,7 +11,9 @@ import { WebhookPublisher } from '../webhook-publisher';
 import { consumeWebhookResults } from '../webhook-results';
 import { signingSecrets } from './endpoint-secret';
 import { WebhookOutboxRepository } from './webhook-outbox.repository';
-import type { WebhookOutboxTables } from './webhook-outbox.tables';
+import type { UnpublishedDelivery, WebhookOutboxTables } from './webhook-outbox.tables';
+
+type Publish = (manager: EntityManager, deliveries: UnpublishedDelivery[]) => Promise<number>;
 
 /** Events (and deliveries) handled per transaction. */
 const BATCH = 200;
@@ -29,19 +31,22 @@ export interface WebhookDispatcherOptions {
   redisUrl: string;
   queuePrefix: string;
   relayIntervalMs: number;
+  /** See WebhookServiceSettings.WEBHOOK_REPUBLISH_AFTER_MS. */
+  republishAfterMs: number;
   logger: Logger;
 }
 
 /**
  * A service's half of webhook delivery. A relay loop turns committed event rows into delivery rows
  * and publishes pending deliveries as jobs, each step in one transaction with row locks skipped by
- * other replicas; a consumer records the worker's attempt reports. Nest calls the two hooks.
+ * other replicas; a slower sweep publishes again deliveries whose job went missing; a consumer
+ * records the worker's attempt reports. Nest calls the two hooks.
  */
 export class WebhookDispatcher {
   private readonly outbox: WebhookOutboxRepository;
   private connection: Redis | null = null;
   private publisher: WebhookPublisher | null = null;
-  private poller: OutboxPoller | null = null;
+  private pollers: OutboxPoller[] = [];
   private results: Worker | null = null;
 
   constructor(private readonly options: WebhookDispatcherOptions) {
@@ -56,9 +61,13 @@ export class WebhookDispatcher {
     }
     this.connection = createQueueConnection({ redisUrl: o.redisUrl, logger: o.logger, name: `${o.service}-webhooks` });
     this.publisher = new WebhookPublisher(this.connection, o.queuePrefix);
-    const { publisher, transport } = { publisher: this.publisher, transport: o.transport };
-    this.poller = new OutboxPoller(`${o.service}-webhook-relay`, () => this.step(publisher, transport), o.relayIntervalMs, o.logger);
-    this.poller.start();
+    const publish = this.publishing(this.publisher, o.transport);
+    this.pollers = [
+      new OutboxPoller(`${o.service}-webhook-relay`, () => this.relay(publish), o.relayIntervalMs, o.logger),
+      // Always reports no work, so it runs once per interval whatever it found.
+      new OutboxPoller(`${o.service}-webhook-sweep`, () => this.sweep(publish).then(() => 0), Math.max(100, o.republishAfterMs / 4), o.logger),
+    ];
+    this.pollers.forEach((p) => p.start());
     this.results = consumeWebhookResults({
       service: o.service,
       connection: this.connection,
@@ -73,7 +82,7 @@ export class WebhookDispatcher {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.poller?.stop();
+    await Promise.all(this.pollers.map((p) => p.stop()));
     await this.results?.close();
     await this.publisher?.close();
     await this.connection?.quit().catch(() => this.connection?.disconnect());
@@ -90,14 +99,26 @@ export class WebhookDispatcher {
    * the transaction commits, so a crash between the two republishes (the delivery id is the job
    * id) rather than loses; the worker's report retries until the rows are visible.
    */
-  private step(publisher: WebhookPublisher, transport: SecretBox): Promise<number> {
-    const o = this.options;
-    return o.dataSource.transaction(async (manager) => {
+  private relay(publish: Publish): Promise<number> {
+    return this.options.dataSource.transaction(async (manager) => {
       const events = await this.outbox.fanOutEvents(manager, BATCH);
-      const pending = await this.outbox.lockUnpublished(manager, BATCH);
-      if (pending.length === 0) return events;
+      return events + (await publish(manager, await this.outbox.lockUnpublished(manager, BATCH)));
+    });
+  }
+
+  private sweep(publish: Publish): Promise<number> {
+    return this.options.dataSource.transaction(async (manager) =>
+      publish(manager, await this.outbox.lockStale(manager, this.options.republishAfterMs, BATCH)),
+    );
+  }
+
+  /** Publishes locked deliveries as jobs (each for the attempts it has left) and marks them published. */
+  private publishing(publisher: WebhookPublisher, transport: SecretBox): Publish {
+    const o = this.options;
+    return async (manager, deliveries) => {
+      if (deliveries.length === 0) return 0;
       const now = new Date();
-      const jobs = pending.map((d) =>
+      const jobs = deliveries.map((d) =>
         buildDeliveryJob(
           {
             service: o.service,
@@ -108,13 +129,14 @@ export class WebhookDispatcher {
             body: d.body,
             secrets: signingSecrets(o.atRest, d, now),
             retryDelaysMs: o.retryDelaysMs,
+            attemptsMade: d.attemptsMade,
           },
           transport,
         ),
       );
       await publisher.publish(jobs);
       await this.outbox.markPublished(manager, jobs.map((j) => ({ id: j.deliveryId, headers: j.headers })));
-      return events + pending.length;
-    });
+      return deliveries.length;
+    };
   }
 }

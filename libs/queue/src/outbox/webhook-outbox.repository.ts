@@ -1,8 +1,14 @@
 import type { EntityManager } from 'typeorm';
 import type { WebhookAttemptResult } from '../webhook-job';
-import type { UnpublishedDelivery, WebhookOutboxTables } from './webhook-outbox.tables';
+import type { OutboxEventRow, UnpublishedDelivery, WebhookOutboxTables } from './webhook-outbox.tables';
 
 const FOREIGN_KEY_VIOLATION = '23503';
+
+/** A delivery with what its job needs: body, URL, sealed secrets, attempts made. */
+const SELECT_TO_PUBLISH = `SELECT d.id, d.event_id AS "eventId", d.request_url AS url, d.request_body AS body,
+    d.attempt AS "attemptsMade", w.id AS "endpointId", w.secret_sealed AS "secretSealed",
+    w.previous_secret_sealed AS "previousSecretSealed", w.previous_secret_expires_at AS "previousSecretExpiresAt"
+  FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.webhook_endpoint_id`;
 
 /** Headers whose values never reach the delivery log. */
 const REDACTED = /authorization|cookie|secret|token/i;
@@ -27,12 +33,12 @@ export class WebhookOutboxRepository {
   async fanOutEvents(manager: EntityManager, limit: number): Promise<number> {
     const { eventsTable, tenantColumns, extraEventColumns } = this.tables;
     const columns = ['id', 'type', 'created_at', 'data', ...extraEventColumns].join(', ');
-    const events = await manager.query(
+    const events: OutboxEventRow[] = await manager.query(
       `SELECT ${columns} FROM ${eventsTable} WHERE relayed_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
       [limit],
     );
     if (events.length === 0) return 0;
-    const bodies = events.map((row: { id: string }) => ({ event_id: row.id, body: this.tables.presentEvent(row as never) }));
+    const bodies = events.map((row) => ({ event_id: row.id, body: this.tables.presentEvent(row) }));
     const tenantJoin = tenantColumns.map((c) => `w.${c} = e.${c}`).join(' AND ');
     await manager.query(
       `INSERT INTO webhook_deliveries
@@ -46,7 +52,7 @@ export class WebhookOutboxRepository {
        ORDER BY e.seq`,
       [JSON.stringify(bodies)],
     );
-    await manager.query(`UPDATE ${eventsTable} SET relayed_at = now() WHERE id = ANY ($1::uuid[])`, [events.map((e: { id: string }) => e.id)]);
+    await manager.query(`UPDATE ${eventsTable} SET relayed_at = now() WHERE id = ANY ($1::uuid[])`, [events.map((e) => e.id)]);
     return events.length;
   }
 
@@ -69,13 +75,23 @@ export class WebhookOutboxRepository {
   /** Pending deliveries not yet handed to the queue, locked until the caller's transaction ends. */
   lockUnpublished(manager: EntityManager, limit: number): Promise<UnpublishedDelivery[]> {
     return manager.query(
-      `SELECT d.id, d.event_id AS "eventId", d.request_url AS url, d.request_body AS body, w.id AS "endpointId",
-              w.secret_sealed AS "secretSealed", w.previous_secret_sealed AS "previousSecretSealed",
-              w.previous_secret_expires_at AS "previousSecretExpiresAt"
-       FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.webhook_endpoint_id
-       WHERE d.published_at IS NULL AND d.status = 'pending'
+      `${SELECT_TO_PUBLISH} WHERE d.published_at IS NULL AND d.status = 'pending'
        ORDER BY d.created_at LIMIT $1 FOR UPDATE OF d SKIP LOCKED`,
       [limit],
+    );
+  }
+
+  /**
+   * Pending deliveries published over `staleMs` ago whose next attempt is over `staleMs` late: their
+   * job is presumably gone (Redis lost its data, say). Publishing them again is harmless when it is
+   * not: the job id is the delivery id, so a job still queued is not duplicated.
+   */
+  lockStale(manager: EntityManager, staleMs: number, limit: number): Promise<UnpublishedDelivery[]> {
+    return manager.query(
+      `${SELECT_TO_PUBLISH} WHERE d.status = 'pending' AND d.published_at < now() - $2 * interval '1 millisecond'
+         AND COALESCE(d.next_attempt_at, d.published_at) < now() - $2 * interval '1 millisecond'
+       ORDER BY d.published_at LIMIT $1 FOR UPDATE OF d SKIP LOCKED`,
+      [limit, staleMs],
     );
   }
 

@@ -32,4 +32,6 @@ export interface UnpublishedDelivery {
   secretSealed: string;
   previousSecretSealed: string | null;
   previousSecretExpiresAt: Date | null;
+  /** Attempts already recorded for the delivery. */
+  attemptsMade: number;
 }

@@ -57,6 +57,8 @@ export function webhookTablesDdl(tenant: { columnsDdl: string; columns: string[]
     `CREATE INDEX webhook_deliveries_dead_idx ON webhook_deliveries (webhook_endpoint_id, completed_at) WHERE status = 'dead'`,
     // Keeps the publisher's scan proportional to what is waiting.
     `CREATE INDEX webhook_deliveries_unpublished_idx ON webhook_deliveries (created_at) WHERE published_at IS NULL`,
+    // And the sweep's, for jobs lost from Redis.
+    `CREATE INDEX webhook_deliveries_pending_idx ON webhook_deliveries (published_at) WHERE status = 'pending'`,
     `CREATE TABLE webhook_delivery_attempts (
       -- The worker's id for the attempt, so a result reported twice is recorded once.
       id uuid PRIMARY KEY,

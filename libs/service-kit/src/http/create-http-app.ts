@@ -38,6 +38,9 @@ export async function createHttpApp(
   const app = await NestFactory.create<NestExpressApplication>(module, {
     logger: new PinoNestLogger(options.logger),
     bodyParser: false,
+    // The parsers below also keep the exact bytes as `req.rawBody`, so inbound webhook HMACs are
+    // checked over what was sent, not a re-serialisation; the body limits still apply.
+    rawBody: true,
   });
   app.disable('x-powered-by');
   app.set('trust proxy', true);

@@ -1,8 +1,12 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { ListQueryDto } from '../../common/pagination';
 
 const present = (_: unknown, v: unknown) => v !== undefined && v !== null;
+
+/** An amount in cents that may be null (the shorthand is then off). */
+const NullableCents = () => applyDecorators(ValidateIf(present), IsInt(), Min(0), Max(Number.MAX_SAFE_INTEGER));
 
 /** The policy body a preview evaluates and a write stores: typed shorthand plus rules and imports. */
 export class PolicyDraftDto {
@@ -12,17 +16,11 @@ export class PolicyDraftDto {
   mode?: 'blocklist' | 'allowlist';
 
   @ApiPropertyOptional({ nullable: true, description: 'Reports as per_transaction_cap' })
-  @ValidateIf(present)
-  @IsInt()
-  @Min(0)
-  @Max(Number.MAX_SAFE_INTEGER)
+  @NullableCents()
   per_transaction_cap_cents?: number | null;
 
   @ApiPropertyOptional({ nullable: true, description: 'With velocity_window_seconds; reports as velocity_cap' })
-  @ValidateIf(present)
-  @IsInt()
-  @Min(0)
-  @Max(Number.MAX_SAFE_INTEGER)
+  @NullableCents()
   velocity_cap_cents?: number | null;
 
   @ApiPropertyOptional({ nullable: true })
@@ -33,17 +31,11 @@ export class PolicyDraftDto {
   velocity_window_seconds?: number | null;
 
   @ApiPropertyOptional({ nullable: true, description: 'Calendar month (UTC); reports as monthly_cap' })
-  @ValidateIf(present)
-  @IsInt()
-  @Min(0)
-  @Max(Number.MAX_SAFE_INTEGER)
+  @NullableCents()
   monthly_cap_cents?: number | null;
 
   @ApiPropertyOptional({ nullable: true, description: 'Holds (202) above this; reports as approval_threshold' })
-  @ValidateIf(present)
-  @IsInt()
-  @Min(0)
-  @Max(Number.MAX_SAFE_INTEGER)
+  @NullableCents()
   approval_threshold_cents?: number | null;
 
   @ApiPropertyOptional({ type: [String], description: 'Reports as counterparty_allowlist; empty = no restriction' })

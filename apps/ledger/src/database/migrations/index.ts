@@ -3,6 +3,7 @@ import { IdempotencyKeys1763710000000 } from './1763710000000-idempotency-keys';
 import { TenantSuspension1763710001000 } from './1763710001000-tenant-suspension';
 import { Events1763720000000 } from './1763720000000-events';
 import { Books1763730000000 } from './1763730000000-books';
+import { Anonymizations1763780000000 } from './1763780000000-anonymizations';
 import { Webhooks1763790000000 } from './1763790000000-webhooks';
 
 /** Every ledger migration, in order. TypeORM records applied ones in `schema_migrations`. */
@@ -12,5 +13,6 @@ export const ledgerMigrations = [
   TenantSuspension1763710001000,
   Events1763720000000,
   Books1763730000000,
+  Anonymizations1763780000000,
   Webhooks1763790000000,
 ];

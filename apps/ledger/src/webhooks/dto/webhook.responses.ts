@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { DELIVERY_STATUSES } from '@bursar/queue';
 import { MODES } from '../../common/mode';
-import { DELIVERY_STATUSES } from '../webhook-delivery.record';
 
 /** Wire shape of a webhook endpoint (documentation only; presentWebhookEndpoint builds it). */
 export class WebhookEndpointResponse {

@@ -1,4 +1,4 @@
-/** A ledger webhook delivery row. */
+/** A webhook delivery row, in either service (the layout is shared). */
 export interface WebhookDeliveryRecord {
   id: string;
   webhookEndpointId: string;
@@ -34,7 +34,7 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 const iso = (at: Date | null) => at?.toISOString() ?? null;
 
-/** WebhookDelivery of reference s.11. */
+/** WebhookDelivery of the ledger reference (s.11); control serves the same shape. */
 export function presentWebhookDelivery(d: WebhookDeliveryRecord) {
   return {
     object: 'webhook_delivery' as const,
