@@ -213,6 +213,9 @@ describe('billing', () => {
       await signed('not json').expect(400);
       await signed(JSON.stringify({ type: 'x', data: { object: {} } })).expect(400);
       await signed(JSON.stringify({ id: 'evt_x', type: 'x', created: 1e30, data: { object: {} } })).expect(400);
+      // Keeping the raw bytes leaves the body-size limit in force.
+      const huge = JSON.stringify({ id: 'evt_big', type: 'x', data: { object: { pad: 'x'.repeat(1_100_000) } } });
+      expect((await signed(huge).expect(400)).body.error.code).toBeNull();
       const res = await signed(event('invoice.paid', { id: 'in_1' })).expect(200);
       expect(res.body.data).toEqual({ id: expect.any(String), type: 'invoice.paid', duplicate: false });
     });
@@ -297,6 +300,10 @@ describe('billing', () => {
     expect(res.body.data).toMatchObject({ plan: 'build', subscription: { id: 'sub_1', cancel_at_period_end: true } });
     expect(lastCall()).toMatchObject({ path: '/v1/subscriptions/sub_1', form: { cancel_at_period_end: 'true' } });
     expect(await audits('billing.subscription.cancel_requested')).toHaveLength(1);
+    // Choosing the same plan again before the period ends keeps the subscription.
+    expect((await post('/checkout', { plan: 'build' }).expect(201)).body.data).toEqual({ plan_changed: false, plan: 'build', status: 'past_due' });
+    expect(lastCall().form).toMatchObject({ cancel_at_period_end: 'false' });
+    expect((await overview()).subscription.cancel_at_period_end).toBe(false);
   });
 
   it('returns the workspace to sandbox when the provider deletes the subscription', async () => {

@@ -91,5 +91,10 @@ describe('Reports', () => {
     const cash = await api.get('/reports/cash_flow').set('Accept', 'text/csv').expect(200);
     expect(cash.text.split('\r\n')[0]).toContain('net_change');
     await api.get('/reports/trial_balance?format=xml').expect(422);
+    // CSV is offered on report reads only.
+    const accounts = await api.get('/accounts').set('Accept', 'text/csv').expect(200);
+    expect(accounts.body.object).toBe('list');
+    const write = await api.post('/transactions?format=csv', { postings: [] }).expect(422);
+    expect(write.body.error.code).toBe('invalid_request');
   });
 });

@@ -146,6 +146,14 @@ describe('Ledger webhooks', () => {
     expect((await api.get(`/webhook_endpoints/${accounts.id}/deliveries`).expect(200)).body.data).toEqual([]);
   });
 
+  it('delivers the events of real API writes (account.created)', async () => {
+    const endpoint = await createEndpoint({ enabled_events: ['account.created'] });
+    const account = (await api.post('/accounts', { id: 'cash:hooks', name: 'Cash', type: 'asset', currency: 'USD' }).expect(201)).body.data;
+    const [received] = await receiver.waitFor(1);
+    const event = stripe.webhooks.constructEvent(received.body, String(received.headers['bursar-signature']), endpoint.signing_secret);
+    expect(event).toMatchObject({ type: 'account.created', data: { id: account.id, object: 'account' } });
+  });
+
   it('retries a failing receiver: four failures then one success, five attempts recorded', async () => {
     const endpoint = await createEndpoint();
     receiver.respondWith((_, n) => (n <= 4 ? 500 : 200));

@@ -14,12 +14,16 @@ import { redisUrl, report, runScript, scratchDatabase } from './bench-kit';
  *  4. cosignature consume (each request spends a different authorization)
  *  5. policy evaluation alone, in process, beside json-logic-js
  * A run of GET /.well-known/jwks.json first gives the machine's ceiling for any request.
- * BENCH_SECONDS (default 10) per HTTP run, BENCH_CONNECTIONS (default 32), BENCH_AGENTS (default 16).
+ * BENCH_SECONDS (default 10) per HTTP run, BENCH_CONNECTIONS (default 32), BENCH_AGENTS (default 16),
+ * BENCH_ONLY (comma list of baseline,authorize,simulate,verify,consume,evaluation; default all),
+ * BENCH_NODE_OPTIONS (passed to the service process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const agentCount = Number(process.env.BENCH_AGENTS ?? 16);
+const only = process.env.BENCH_ONLY?.split(',');
+const runs = (name: string) => !only || only.includes(name);
 
 interface BenchAgent {
   key: string;
@@ -101,6 +105,7 @@ async function main(): Promise<void> {
     COSIGN_ISSUER: 'https://control.bursar.bench',
     AGENT_RATE_LIMIT_PER_MINUTE: '100000000',
     NODE_ENV: 'production',
+    ...(process.env.BENCH_NODE_OPTIONS && { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS }),
   };
   const pg = new Client({ connectionString: db.url });
   let app: Awaited<ReturnType<typeof startAppProcess>> | null = null;
@@ -117,9 +122,10 @@ async function main(): Promise<void> {
     });
 
     // Calibration: a route with no database work shows what the (shared) machine gives any request.
-    await load({ title: 'Baseline: GET /.well-known/jwks.json (no database)', url: `${base}/.well-known/jwks.json`, method: 'GET', expect: 200, body: () => ({ headers: {}, body: '' }) });
-    await load({ title: `Allowed payment authorizations (${agentCount} agents, reservation + cosignature)`, url: `${base}/control/v1/agent/payment_intents`, expect: 201, body: payment });
-    await load({
+    if (runs('baseline')) await load({ title: 'Baseline: GET /.well-known/jwks.json (no database)', url: `${base}/.well-known/jwks.json`, method: 'GET', expect: 200, body: () => ({ headers: {}, body: '' }) });
+    // Verify and consume need authorizations to spend, so they run this one too.
+    if (runs('authorize') || runs('verify') || runs('consume')) await load({ title: `Allowed payment authorizations (${agentCount} agents, reservation + cosignature)`, url: `${base}/control/v1/agent/payment_intents`, expect: 201, body: payment });
+    if (runs('simulate')) await load({
       title: 'Action simulations',
       url: `${base}/control/v1/agent/actions/simulate`,
       expect: 200,
@@ -129,17 +135,17 @@ async function main(): Promise<void> {
       }),
     });
     const tokens = (await pg.query(`SELECT cosignature FROM intents WHERE cosignature IS NOT NULL AND cosign_consumed_at IS NULL ORDER BY created_at DESC`)).rows.map((r) => r.cosignature as string);
-    await load({ title: 'Cosignature verify', url: `${base}/control/v1/cosign/verify`, expect: 200, body: () => ({ headers: {}, body: JSON.stringify({ authorization: tokens[0] }) }) });
+    if (runs('verify')) await load({ title: 'Cosignature verify', url: `${base}/control/v1/cosign/verify`, expect: 200, body: () => ({ headers: {}, body: JSON.stringify({ authorization: tokens[0] }) }) });
     const spendable = tokens.slice(1);
-    await load({
+    if (runs('consume')) await load({
       title: `Cosignature consume (${spendable.length} distinct authorizations, each once)`,
       url: `${base}/control/v1/cosign/consume`,
       expect: 200,
       amount: spendable.length,
       body: (i) => ({ headers: {}, body: JSON.stringify({ authorization: spendable[i % spendable.length], consumed_by: 'bench' }) }),
     });
-    const evaluation = await runScript('apps/control/src/policies/policy-evaluation.bench.ts', [], env);
-    for (const line of evaluation.trim().split('\n')) {
+    const evaluation = runs('evaluation') ? await runScript('apps/control/src/policies/policy-evaluation.bench.ts', [], env) : '';
+    for (const line of evaluation.trim().split('\n').filter(Boolean)) {
       const r = JSON.parse(line) as { rules: number; compiled_ns_per_rule: number; json_logic_ns_per_rule: number };
       report(`Policy evaluation alone, ${r.rules} condition rule(s)`, { 'compiled (ns/rule)': r.compiled_ns_per_rule, 'json-logic-js (ns/rule)': r.json_logic_ns_per_rule });
     }

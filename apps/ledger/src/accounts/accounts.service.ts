@@ -173,7 +173,8 @@ export class AccountsService {
       if (!account) throw LedgerErrors.error('not_found', { message: `No account ${id}` });
       if (account.status === 'closed') return account;
       const balance = await this.balances.current(scope, id, manager);
-      const totals = balance!.totals;
+      if (!balance) throw new Error(`account ${id} has no balance row`);
+      const totals = balance.totals;
       const figures = balanceFigures(account.type, totals);
       if (figures.posted !== 0n || totals.pendingDebits !== 0n || totals.pendingCredits !== 0n) {
         throw AccountErrors.error('account_balance_nonzero', {

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AccessGrant } from '../auth/access-token.service';
 import { AuthErrors } from '../auth/auth-errors';
+import { TransactionsRepository } from '../transactions/transactions.repository';
 import { AnonymizationRecord, AnonymizationRepository } from './anonymization.repository';
 
 /** Step-up: the token must have been issued this recently (ledger-api.md, Limits). */
@@ -12,6 +13,7 @@ export const STEP_UP_MAX_TOKEN_AGE_SECONDS = 300;
 export class AnonymizationService {
   constructor(
     private readonly anonymizations: AnonymizationRepository,
+    private readonly books: TransactionsRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -29,8 +31,13 @@ export class AnonymizationService {
       });
     }
     const scope = { organizationId: caller.organizationId, mode: caller.mode };
-    return this.dataSource.transaction((manager) =>
-      this.anonymizations.anonymize(manager, scope, { clientId: caller.clientId, reason }),
-    );
+    return this.dataSource.transaction(async (manager) => {
+      const ledgerIds = await this.anonymizations.ledgerIds(manager, scope);
+      // Each ledger's write lock, exclusively and in id order (as a period close takes it): postings
+      // in flight finish first and new ones wait, so each lands wholly before or after the erasure.
+      // Not a lock on the ledger rows: metadata edits lock their row and then reference the ledger.
+      for (const ledgerId of ledgerIds) await this.books.lockLedgerExclusive(manager, { ...scope, ledgerId });
+      return this.anonymizations.anonymize(manager, scope, { clientId: caller.clientId, reason });
+    });
   }
 }

@@ -7,11 +7,6 @@ export const DIGITS = /^\d+$/;
 /** Longest amount accepted; far beyond any real balance, short enough to bound the work per request. */
 export const MAX_AMOUNT_DIGITS = 1000;
 
-/** A wire amount (digit string or safe integer) as a BigInt; callers validated the shape. */
-export function toMinor(value: string | number | bigint): bigint {
-  return BigInt(value);
-}
-
 export function isMinorUnits(value: unknown, min: bigint): boolean {
   if (typeof value === 'number') return Number.isSafeInteger(value) && BigInt(value) >= min;
   if (typeof value !== 'string' || value.length > MAX_AMOUNT_DIGITS || !DIGITS.test(value)) return false;

@@ -37,7 +37,14 @@ export class PeriodsRepository {
       .values({ ...close, ledgerId: scope.ledgerId } as QueryDeepPartialEntity<PeriodCloseEntity>)
       .returning('id')
       .execute();
-    return (await this.findById(scope, (result.raw as { id: string }[])[0].id, manager))!;
+    return this.reread(manager, scope, (result.raw as { id: string }[])[0].id);
+  }
+
+  /** A row this transaction just wrote. */
+  private async reread(manager: EntityManager, scope: LedgerScope, id: string): Promise<PeriodCloseEntity> {
+    const row = await this.findById(scope, id, manager);
+    if (!row) throw new Error(`period close ${id} vanished inside its own transaction`);
+    return row;
   }
 
   findById(scope: LedgerScope, id: string, manager?: EntityManager): Promise<PeriodCloseEntity | null> {
@@ -52,8 +59,9 @@ export class PeriodsRepository {
       .getOne();
   }
 
-  async reopen(manager: EntityManager, scope: LedgerScope, id: string, label: string): Promise<void> {
+  async reopen(manager: EntityManager, scope: LedgerScope, id: string, label: string): Promise<PeriodCloseEntity> {
     await this.rows(manager).update({ ledgerId: scope.ledgerId, id }, { reopenedAt: new Date(), reopenedByLabel: label });
+    return this.reread(manager, scope, id);
   }
 
   /** Newest period first. */

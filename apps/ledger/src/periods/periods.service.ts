@@ -78,8 +78,7 @@ export class PeriodsService {
       if (close.reopenedAt) {
         throw PeriodErrors.error('already_exists', { message: 'This period close was already reopened', hint: 'Close the period again to re-close it' });
       }
-      await this.periods.reopen(manager, scope, id, label);
-      const reopened = (await this.periods.findById(scope, id, manager))!;
+      const reopened = await this.periods.reopen(manager, scope, id, label);
       await this.events.record(manager, scope, 'period.reopened', id, presentPeriodClose(reopened, false));
       return reopened;
     });

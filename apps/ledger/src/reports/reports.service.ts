@@ -136,7 +136,7 @@ export class ReportsService {
     const whole = await figures({ from, to, toExclusive: true });
     const series = [];
     for (const w of granularity && from ? buckets(from, to, granularity) : []) {
-      series.push({ period_start: w.from!.toISOString(), period_end: w.to.toISOString(), by_currency: (await figures(w)).totals });
+      series.push({ period_start: w.from?.toISOString() ?? null, period_end: w.to.toISOString(), by_currency: (await figures(w)).totals });
     }
     const accounts = whole.rows.map(row);
     return {

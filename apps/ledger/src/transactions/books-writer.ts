@@ -60,6 +60,13 @@ function mergedVoids(plans: TransactionPlan[]): TransactionPlan['voids'] {
   return voids.length === 0 ? null : { postingIds: voids.flatMap((v) => v.postingIds), postings: voids.flatMap((v) => v.postings) };
 }
 
+/** An account the plan names, known to be in the book (unknown ones were refused first). */
+function lockedAccount(book: Map<string, LockedAccount>, id: string): LockedAccount {
+  const account = book.get(id);
+  if (!account) throw new Error(`account ${id} was not locked`);
+  return account;
+}
+
 /** The Postgres error our closed-period trigger raises. */
 export function isPeriodClosedError(err: unknown): boolean {
   return err instanceof QueryFailedError && (err.driverError as { code?: string }).code === 'BK001';
@@ -112,7 +119,7 @@ export class BooksWriter {
       });
     }
     plan.postings.forEach((p, i) => {
-      const account = book.get(p.account)!;
+      const account = lockedAccount(book, p.account);
       if (p.currency !== account.currency) {
         throw TransactionErrors.error('currency_mismatch', {
           message: `Posting ${i} is in ${p.currency} but account ${account.id} holds ${account.currency}`,
@@ -127,7 +134,7 @@ export class BooksWriter {
     this.checkConditions(plan, book);
     const after: LockedAccount[] = [];
     for (const delta of deltasOf(plan)) {
-      const account = book.get(delta.account)!;
+      const account = lockedAccount(book, delta.account);
       const next = { ...account, totals: addTotals(account.totals, delta.totals) };
       checkAvailable(account, balanceFigures(account.type, account.totals), balanceFigures(account.type, next.totals));
       after.push(next);

@@ -160,18 +160,19 @@ export class CorrectionsService {
     const refunds = await this.transactions.refundsOf(scope, original.id, manager);
     const refunded = grossByCurrency(postedLegs(await this.transactions.postingsOf(scope, refunds.map((r) => r.id), manager)));
     const remaining = new Map([...gross].map(([c, g]) => [c, g - (refunded.get(c) ?? 0n)] as const));
-    if (amount > remaining.get(refundCurrency)!) {
+    const left = remaining.get(refundCurrency) ?? 0n;
+    if (amount > left) {
       throw TransactionErrors.error('partial_refund_exceeds_original', {
         param: 'amount',
         details: { remaining_by_currency: mapToStrings(remaining), currency: refundCurrency, requested: amount.toString() },
       });
     }
-    const ratio: [bigint, bigint] = [amount, gross.get(refundCurrency)!];
+    const ratio: [bigint, bigint] = [amount, gross.get(refundCurrency) ?? 1n];
     // The last refund takes exactly what is left, so rounding never leaves dust behind.
-    const finishing = amount === remaining.get(refundCurrency);
+    const finishing = amount === left;
     const postings: PlannedPosting[] = [];
     for (const [c, g] of gross) {
-      const target = finishing ? remaining.get(c)! : c === refundCurrency ? amount : scaleHalfEven(g, ratio[0], ratio[1]);
+      const target = finishing ? (remaining.get(c) ?? 0n) : c === refundCurrency ? amount : scaleHalfEven(g, ratio[0], ratio[1]);
       const inCurrency = legs.filter((l) => l.currency === c).map((l) => ({ ...l, tags: {} }));
       for (const side of ['debit', 'credit'] as const) {
         postings.push(...scaledSide(inCurrency.filter((l) => l.direction === side), ratio, target));

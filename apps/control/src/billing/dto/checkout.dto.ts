@@ -7,7 +7,8 @@ export class CheckoutDto {
     enum: PLAN_IDS,
     description:
       'Plan to buy or move to. Optional because the contract lists only `email`: when omitted, the current paid plan ' +
-      '(so a subscribed workspace is unchanged) or else `build`. `sandbox` is free (422: cancel instead); a plan without ' +
+      '(so a subscribed workspace is unchanged) or else `build`. Naming the current plan while a cancellation is pending ' +
+      'resumes the subscription. `sandbox` is free (422: cancel instead); a plan without ' +
       'a provider price (`enterprise` by default) is 422.',
   })
   @IsOptional()
