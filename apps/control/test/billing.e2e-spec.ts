@@ -217,7 +217,7 @@ describe('billing', () => {
       const huge = JSON.stringify({ id: 'evt_big', type: 'x', data: { object: { pad: 'x'.repeat(1_100_000) } } });
       expect((await signed(huge).expect(400)).body.error.code).toBeNull();
       const res = await signed(event('invoice.paid', { id: 'in_1' })).expect(200);
-      expect(res.body.data).toEqual({ id: expect.any(String), type: 'invoice.paid', duplicate: false });
+      expect(res.body.data).toEqual({ id: expect.any(String), type: 'invoice.paid', duplicate: false, ignored: false });
     });
 
     it('applies a completed checkout once, however often and concurrently it is delivered', async () => {
@@ -251,6 +251,21 @@ describe('billing', () => {
       expect(data).toMatchObject({ plan: 'scale', subscription: { status: 'active' } });
       // Put the fake back in line with what the workspace now holds.
       fakeSub().items.data[0].price.id = 'price_scale';
+    });
+
+    it('acknowledges and ignores a checkout that would hand another workspace the subscription shop holds', async () => {
+      await createWorkspace(t.app, tokens.olga, { name: 'Other', slug: 'other' });
+      const started = await http().post('/control/v1/workspaces/other/billing/checkout').set(bearer(tokens.olga)).send({ plan: 'build' }).expect(201);
+      const body = event('checkout.session.completed', { id: started.body.data.checkout_id, customer: 'cus_2', subscription: 'sub_1', payment_status: 'paid' });
+      const res = await signed(body).expect(200);
+      expect(res.body.data).toMatchObject({ duplicate: false, ignored: true });
+      // Recorded, so the provider's redelivery is a plain duplicate; nothing moved in either workspace.
+      expect((await deliver(body, signPayload(body, SECRET)).expect(200)).body.data).toMatchObject({ duplicate: true, ignored: false });
+      const other = (await http().get('/control/v1/workspaces/other/billing').set(bearer(tokens.olga)).expect(200)).body.data;
+      expect(other).toMatchObject({ plan: 'sandbox', subscription: null });
+      expect((await overview()).subscription).toMatchObject({ id: 'sub_1', plan: 'scale' });
+      const [checkout] = await t.app.get(DataSource).query(`SELECT status FROM billing_checkouts WHERE id = $1`, [started.body.data.checkout_id]);
+      expect(checkout.status).toBe('open');
     });
   });
 
@@ -315,6 +330,22 @@ describe('billing', () => {
     await post('/portal').expect(200);
   });
 
+  it('exports the billing records with the workspace, and no credential', async () => {
+    const doc = (await http().get('/control/v1/workspaces/shop/export').set(bearer(tokens.olga)).expect(200)).body.data;
+    expect(doc.counts).toMatchObject({ billing_accounts: 1, billing_checkouts: doc.billing_checkouts.length, billing_events: doc.billing_events.length });
+    expect(doc.billing_accounts[0]).toMatchObject({ workspace_id: workspaceId, plan: 'sandbox', customer_id: 'cus_1' });
+    expect(doc.billing_checkouts.map((c: { kind: string; status: string }) => [c.kind, c.status])).toEqual(
+      expect.arrayContaining([
+        ['subscription', 'completed'],
+        ['pack', 'completed'],
+      ]),
+    );
+    expect(doc.billing_events.length).toBeGreaterThan(3);
+    expect(doc.billing_events.every((e: { workspace_id: string }) => e.workspace_id === workspaceId)).toBe(true);
+    const text = JSON.stringify(doc);
+    for (const secret of [SECRET, fake.apiKey]) expect(text).not.toContain(secret);
+  });
+
   it('documents the routes and the webhook payload in OpenAPI', async () => {
     const doc = (await http().get('/control/v1/openapi.json').expect(200)).body;
     expect(Object.keys(doc.paths)).toEqual(
@@ -342,11 +373,13 @@ describe('billing without a provider', () => {
     await idp.close();
   });
 
-  it('reports configured false, refuses billing writes with 503 and every webhook with 401', async () => {
+  it('reports configured false with unlimited live entitlements, refuses billing writes with 503 and every webhook with 401', async () => {
     const token = await idp.token('olga');
     const http = () => request(t.app.getHttpServer());
     const overview = await http().get('/control/v1/workspaces/off/billing').set(bearer(token)).expect(200);
-    expect(overview.body.data).toMatchObject({ configured: false, plan: 'sandbox' });
+    // Nothing is sold, so nobody is held to a plan: limits are null and live agents are allowed.
+    expect(overview.body.data).toMatchObject({ configured: false, plan: 'enterprise', entitlements: { live_mode: true, agents: { limit: null }, members: { limit: null } } });
+    await createAgent(t.app, token, 'off', { mode: 'live' });
     expect(overview.body.data.plans.every((p: { purchasable: boolean }) => !p.purchasable)).toBe(true);
     for (const path of ['checkout', 'portal', 'cancel', 'refresh']) {
       const res = await http().post(`/control/v1/workspaces/off/billing/${path}`).set(bearer(token)).send({}).expect(503);

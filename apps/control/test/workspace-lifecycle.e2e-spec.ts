@@ -59,6 +59,9 @@ describe('workspace export, delete, budgets and agent use', () => {
       policies: 1,
       intents: 0,
       audit_events: doc.audit_events.length,
+      billing_accounts: 0,
+      billing_checkouts: 0,
+      billing_events: 0,
     });
     expect(doc.policies[0]).toMatchObject({ agent_id: agent.id, status: 'active' });
     expect(doc.agents[0]).toMatchObject({ id: agent.id, api_key_prefix: expect.any(String) });

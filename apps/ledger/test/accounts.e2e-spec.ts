@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { BooksApi, startBooksApp } from './books-api';
 import { accessToken, LedgerFixtures } from './ledger-fixtures';
 import { LedgerTestApp } from './ledger-test-app';
@@ -45,6 +46,8 @@ describe('Account templates, accounts and balances', () => {
       await api.get('/account_templates/nope').expect(404);
       const list = await api.get('/account_templates').expect(200);
       expect(list.body.data.map((x: { name: string }) => x.name)).toEqual(['wallet']);
+      // Immutable in the database too, not only for want of a route.
+      await expect(t.app.get(DataSource).query(`UPDATE account_templates SET description = 'x'`)).rejects.toThrow(/not allowed/);
     });
 
     it.each([

@@ -92,6 +92,8 @@ describe('Corrections: reversals and refunds', () => {
     const refunds = await api.get(`/transactions/${original.id}/refunds`).expect(200);
     expect(refunds.body).toMatchObject({ object: 'list', has_more: false });
     expect(refunds.body.data.map((r: { refund_amount: string }) => r.refund_amount)).toEqual(['333', '600', '67']);
+    await api.get('/transactions/00000000-0000-0000-0000-000000000000/refunds').expect(404);
+    await api.post('/transactions/00000000-0000-0000-0000-000000000000/refund', { amount: '1' }).expect(404);
     expect((await api.events('transaction.refund_created')).length).toBeGreaterThanOrEqual(3);
     // What is left after refunds is all a reversal takes back: nothing here.
     const reversal = await api.post(`/transactions/${original.id}/reverse`).expect(201);

@@ -2,6 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { personActor } from '../audit/audit-subjects';
 import { AuditService } from '../audit/audit.service';
+import { BillingService } from '../billing/billing.service';
 import { notFound, unprocessable } from '../common/control-errors';
 import { ListQueryDto, mapPage } from '../common/pagination';
 import { Agent } from './agent.entity';
@@ -33,12 +34,13 @@ export class AgentsService {
     private readonly dataSource: DataSource,
     private readonly agents: AgentsRepository,
     private readonly audit: AuditService,
+    private readonly billing: BillingService,
     @Optional() @Inject(STARTER_POLICY_WRITER) private readonly starterPolicies?: StarterPolicyWriter,
   ) {}
 
   /**
    * Creates the agent, under the starter policy unless told to skip it, and returns its key, which
-   * exists nowhere else from here on.
+   * exists nowhere else from here on. The plan must allow one more agent, and live mode for a live one.
    */
   create(
     workspaceId: string,
@@ -48,6 +50,7 @@ export class AgentsService {
   ): Promise<{ agent: Agent; apiKey: string; starterPolicy: object | null }> {
     const key = issueAgentKey(dto.mode);
     return this.dataSource.transaction(async (em) => {
+      await this.billing.assertEntitled(em, workspaceId, { kind: 'agents', live: dto.mode === 'live' });
       const agent = await this.agents.insert(em, workspaceId, {
         name: dto.name,
         status: dto.status,

@@ -22,6 +22,15 @@ export function isSubscribed(account: BillingAccount | null): account is Billing
   return Boolean(account?.subscription_id) && account?.subscription_status !== 'canceled';
 }
 
+/**
+ * The plan whose entitlements apply. A deployment with no billing provider sells nothing, so it
+ * holds nobody to a plan: every workspace gets the unlimited, live-capable enterprise entitlements.
+ */
+export function effectivePlan(configured: boolean, account: BillingAccount | null): PlanId {
+  if (!configured) return 'enterprise';
+  return isSubscribed(account) ? account.plan : 'sandbox';
+}
+
 /** The metering period: the subscription's current period, else the calendar month (UTC). */
 export function currentPeriod(account: BillingAccount | null, now = new Date()): Period {
   if (isSubscribed(account) && account.current_period_start && account.current_period_end && account.current_period_end > now) {
@@ -62,7 +71,7 @@ function presentPlan(id: PlanId, purchasable: Set<string>) {
 
 /** BillingOverview: plan, subscription, what the plan allows against what the period used, packs, the catalogue. */
 export function presentOverview(input: OverviewInput) {
-  const planId: PlanId = isSubscribed(input.account) ? input.account.plan : 'sandbox';
+  const planId = effectivePlan(input.configured, input.account);
   const plan = PLANS[planId];
   const planVolume = plan.limits.gated_volume;
   // Packs widen the period's gated-volume allowance; volume beyond both is overage.

@@ -1,7 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '@bursar/errors';
 import { verifySignatureHeader } from '@bursar/crypto';
+import { LOGGER } from '@bursar/service-kit';
+import { isUniqueViolation } from '../common/postgres-errors';
 import { ControlSettings } from '../config/control.settings';
 import { parsePriceList, PlanId } from './billing-plans';
 import type { ProviderSubscription } from './billing-provider.client';
@@ -34,7 +37,12 @@ export interface WebhookReceipt {
   type: string;
   /** True when this event id was applied before; nothing changed this time. */
   duplicate: boolean;
+  /** True when the event could not apply (it named a subscription another workspace holds): acknowledged, recorded, nothing changed. */
+  ignored: boolean;
 }
+
+/** The unique index that keeps one provider subscription to one workspace. */
+const ONE_WORKSPACE_PER_SUBSCRIPTION = 'billing_accounts_subscription_id_key';
 
 /**
  * Inbound provider events. Each is verified over the exact bytes received, then applied in one
@@ -49,6 +57,7 @@ export class BillingWebhooksService {
     private readonly billing: BillingRepository,
     private readonly service: BillingService,
     private readonly settings: ControlSettings,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.prices = parsePriceList(settings.BILLING_PRICES);
   }
@@ -56,12 +65,22 @@ export class BillingWebhooksService {
   async receive(raw: Buffer | undefined, header: string | undefined, traceId: string): Promise<WebhookReceipt> {
     this.verify(raw, header);
     const event = parseEvent(raw as Buffer);
-    return this.dataSource.transaction(async (em) => {
-      if (!(await this.billing.claimEvent(em, event.id, event.type))) return { id: event.id, type: event.type, duplicate: true };
-      const workspaceId = await this.apply(em, event, traceId);
-      if (workspaceId) await this.billing.attachEvent(em, workspaceId, event.id);
-      return { id: event.id, type: event.type, duplicate: false };
-    });
+    const receipt = { id: event.id, type: event.type, duplicate: false, ignored: false };
+    try {
+      return await this.dataSource.transaction(async (em) => {
+        if (!(await this.billing.claimEvent(em, event.id, event.type))) return { ...receipt, duplicate: true };
+        const workspaceId = await this.apply(em, event, traceId);
+        if (workspaceId) await this.billing.attachEvent(em, workspaceId, event.id);
+        return receipt;
+      });
+    } catch (e) {
+      if (!isUniqueViolation(e, ONE_WORKSPACE_PER_SUBSCRIPTION)) throw e;
+      // Retrying cannot fix it, so, as Stripe receivers do, acknowledge (no redelivery storm), change
+      // nothing, keep the id so a redelivery is a duplicate, and leave it to an operator.
+      this.logger.warn({ eventId: event.id, type: event.type, traceId }, 'billing event names a subscription another workspace holds; ignored');
+      const claimed = await this.dataSource.transaction((em) => this.billing.claimEvent(em, event.id, event.type));
+      return { ...receipt, duplicate: !claimed, ignored: claimed };
+    }
   }
 
   private verify(raw: Buffer | undefined, header: string | undefined): void {

@@ -8,6 +8,10 @@ import type { MeteredDimension } from './billing-plans';
 export type AccountFields = Partial<Omit<BillingAccount, 'id' | 'workspace_id' | 'created_at' | 'updated_at'>>;
 export type Usage = Record<MeteredDimension, number>;
 
+/** Seats in use now: agents not revoked, and members. Entitlement checks and the overview count alike. */
+const AGENTS_IN_USE = `(SELECT count(*) FROM agents WHERE workspace_id = $1 AND status <> 'revoked')::text AS agents`;
+const MEMBERS_IN_USE = `(SELECT count(*) FROM workspace_memberships WHERE workspace_id = $1)::text AS members`;
+
 /** Intent states whose amount passed the gate and still counts (failed ones were released). */
 const GATED_STATES = ['pending', 'completed', 'executed'];
 
@@ -15,8 +19,8 @@ const GATED_STATES = ['pending', 'completed', 'executed'];
 export class BillingRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  findAccount(workspaceId: string): Promise<BillingAccount | null> {
-    return this.dataSource.getRepository(BillingAccount).findOneBy({ workspace_id: workspaceId });
+  findAccount(workspaceId: string, em: EntityManager = this.dataSource.manager): Promise<BillingAccount | null> {
+    return em.getRepository(BillingAccount).findOneBy({ workspace_id: workspaceId });
   }
 
   /**
@@ -77,8 +81,8 @@ export class BillingRepository {
   async usage(workspaceId: string, from: Date, to: Date): Promise<Usage> {
     const [row]: Record<string, string>[] = await this.dataSource.query(
       `SELECT
-         (SELECT count(*) FROM agents WHERE workspace_id = $1 AND status <> 'revoked')::text AS agents,
-         (SELECT count(*) FROM workspace_memberships WHERE workspace_id = $1)::text AS members,
+         ${AGENTS_IN_USE},
+         ${MEMBERS_IN_USE},
          count(*) FILTER (WHERE kind = 'payment')::text AS payment_authorizations,
          count(*) FILTER (WHERE kind = 'action')::text AS action_authorizations,
          coalesce(sum(amount_cents) FILTER (WHERE state = ANY($4)), 0)::text AS gated_volume
@@ -92,6 +96,12 @@ export class BillingRepository {
       action_authorizations: parseCents(row.action_authorizations),
       gated_volume: parseCents(row.gated_volume),
     };
+  }
+
+  /** Agents and members in use now, read in the caller's transaction. */
+  async seatsInUse(em: EntityManager, workspaceId: string): Promise<Pick<Usage, 'agents' | 'members'>> {
+    const [row]: Record<string, string>[] = await em.query(`SELECT ${AGENTS_IN_USE}, ${MEMBERS_IN_USE}`, [workspaceId]);
+    return { agents: parseCents(row.agents), members: parseCents(row.members) };
   }
 
   /** Prepaid packs paid for within [from, to). */

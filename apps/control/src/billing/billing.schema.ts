@@ -107,4 +107,10 @@ export class WebhookReceiptSchema {
   @ApiProperty() id: string;
   @ApiProperty() type: string;
   @ApiProperty() duplicate: boolean;
+  @ApiProperty({
+    description:
+      'True when the event named a subscription another workspace already holds: it is acknowledged (a retry cannot fix it), ' +
+      'recorded so redeliveries are duplicates, logged as a warning, and changes nothing',
+  })
+  ignored: boolean;
 }

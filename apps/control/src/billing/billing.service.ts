@@ -7,14 +7,17 @@ import { ControlSettings } from '../config/control.settings';
 import type { Identity } from '../identity/identity-token.verifier';
 import type { WorkspaceAccess } from '../workspaces/workspaces.repository';
 import { BillingAccount } from './billing-account.entity';
-import { BillingOverview, currentPeriod, isSubscribed, presentOverview, presentSubscription } from './billing-overview';
-import { PACK_PRICE_KEY, PACK_UNIT_VOLUME_CENTS, parsePriceList, PlanId } from './billing-plans';
+import { BillingOverview, currentPeriod, effectivePlan, isSubscribed, presentOverview, presentSubscription } from './billing-overview';
+import { PACK_PRICE_KEY, PACK_UNIT_VOLUME_CENTS, parsePriceList, PlanId, PLANS } from './billing-plans';
 import { BillingProviderClient, CheckoutRequest, ProviderSubscription } from './billing-provider.client';
 import { billingNotConfigured } from './billing.errors';
 import { AccountFields, BillingRepository } from './billing.repository';
 import { CheckoutDto } from './dto/checkout.dto';
 import { PackDto } from './dto/pack.dto';
 import { subscriptionFields } from './provider-subscription';
+
+/** What a workspace is about to add: one more agent (live or not) or one more member. */
+export type NewSeat = { kind: 'agents'; live: boolean } | { kind: 'members' };
 
 export type CheckoutResult =
   | { checkout_url: string; checkout_id: string; plan: PlanId }
@@ -55,6 +58,25 @@ export class BillingService {
     ]);
     const purchasable = new Set(this.provider.configured ? this.prices.keys() : []);
     return presentOverview({ configured: this.provider.configured, account, usage, prepaid, period, purchasable });
+  }
+
+  /**
+   * Refuses (422, code null) an agent or member beyond the plan's limit, and a live agent on a plan
+   * without live mode. Runs in the caller's transaction under the billing account's row lock, so
+   * concurrent adds count each other and a plan change applies before or after, never during.
+   * It reads only our billing tables, never the provider, so it cannot answer billing_unavailable;
+   * the decision path never calls it, so billing cannot change what an agent is authorized to do.
+   */
+  async assertEntitled(em: EntityManager, workspaceId: string, seat: NewSeat): Promise<void> {
+    if (!this.provider.configured) return;
+    const plan = PLANS[effectivePlan(true, await this.billing.lockAccount(em, workspaceId))];
+    if (seat.kind === 'agents' && seat.live && !plan.live_mode) {
+      throw unprocessable(`Live agents need a plan with live mode; the ${plan.name} plan is test-only: upgrade it or create a test agent`);
+    }
+    const limit = plan.limits[seat.kind];
+    if (limit !== null && (await this.billing.seatsInUse(em, workspaceId))[seat.kind] >= limit) {
+      throw unprocessable(`The ${plan.name} plan allows ${limit} ${seat.kind}; upgrade the plan to add more`);
+    }
   }
 
   /** A hosted checkout for `plan`, or, when already subscribed, the plan changed in place (prorated). */

@@ -9,13 +9,18 @@ const COUNTED_STATES = `('pending', 'held', 'completed', 'executed')`;
 
 export type NewIntent = Omit<Intent, 'created_at' | 'updated_at'>;
 
-const INSERT_COLUMNS = [
+export const INSERT_COLUMNS = [
   'id', 'workspace_id', 'agent_id', 'budget_id', 'kind', 'action_type', 'resource', 'amount_cents', 'currency', 'state',
   'reserved_cents', 'idempotency_key', 'request_digest', 'http_status', 'trace_id', 'spend_token_id', 'failure_reason',
   'resolved_by_sub', 'resolved_at', 'ledger_transaction_id', 'decision', 'decision_context', 'metadata', 'cosignature',
   'cosign_expires_at', 'cosign_consumed_at', 'consumed_by',
 ] as const satisfies readonly (keyof NewIntent)[];
 const JSON_COLUMNS: ReadonlySet<string> = new Set(['decision', 'decision_context', 'metadata']);
+
+/** The values of INSERT_COLUMNS, in order, as query parameters. */
+export function intentInsertValues(row: NewIntent): unknown[] {
+  return INSERT_COLUMNS.map((c) => (JSON_COLUMNS.has(c) && row[c] !== null ? JSON.stringify(row[c]) : row[c]));
+}
 
 export interface IntentScope {
   workspaceId: string;
@@ -55,12 +60,11 @@ export class IntentsRepository {
   /** One plain INSERT: this is the hot path of every authorization, so no ORM round-trip for defaults. */
   async insert(em: EntityManager, workspaceId: string, intent: NewIntent): Promise<Intent> {
     const row = { ...intent, workspace_id: workspaceId };
-    const columns = INSERT_COLUMNS.map((c) => (JSON_COLUMNS.has(c) && row[c] !== null ? JSON.stringify(row[c]) : row[c]));
     const [created] = (await em.query(
       `INSERT INTO intents (${INSERT_COLUMNS.join(', ')})
        VALUES (${INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})
        RETURNING created_at, updated_at`,
-      columns,
+      intentInsertValues(row),
     )) as Pick<Intent, 'created_at' | 'updated_at'>[];
     return { ...row, created_at: created.created_at, updated_at: created.updated_at };
   }

@@ -7,20 +7,30 @@ import { parseCents } from '../common/cents.transformer';
  * concurrent reservations queue on the row and each re-checks what is left, so a budget never
  * hands out more than it holds (the table's CHECK is the last line of defence).
  */
+/**
+ * The reserving UPDATE with its parameters named by the caller, ending in `RETURNING <left before>`
+ * for the caller to alias: shared by `reserve` and the single-statement authorization write.
+ */
+export function reserveStatement(p: { workspace: string; agent: string; budget: string; amount: string; when?: string }): string {
+  return `UPDATE budgets
+             SET reserved_cents = reserved_cents + ${p.amount},
+                 status = CASE WHEN budget_cents - spent_cents - reserved_cents = ${p.amount} THEN 'exhausted' ELSE status END,
+                 updated_at = now()
+           WHERE ${p.when ? `${p.when} AND ` : ''}id = ${p.budget} AND workspace_id = ${p.workspace} AND agent_id = ${p.agent}
+             AND status = 'active' AND budget_cents - spent_cents - reserved_cents >= ${p.amount}
+           RETURNING (budget_cents - spent_cents - reserved_cents + ${p.amount})`;
+}
+
 @Injectable()
 export class ReservationsRepository {
   /** Reserves `amount`; answers what was left before, or null when it no longer fits or the budget is not active. */
   async reserve(em: EntityManager, workspaceId: string, agentId: string, budgetId: string, amount: number): Promise<number | null> {
-    const [rows] = (await em.query(
-      `UPDATE budgets
-          SET reserved_cents = reserved_cents + $4,
-              status = CASE WHEN budget_cents - spent_cents - reserved_cents = $4 THEN 'exhausted' ELSE status END,
-              updated_at = now()
-        WHERE id = $3 AND workspace_id = $1 AND agent_id = $2
-          AND status = 'active' AND budget_cents - spent_cents - reserved_cents >= $4
-        RETURNING (budget_cents - spent_cents - reserved_cents + $4)::text AS before`,
-      [workspaceId, agentId, budgetId, amount],
-    )) as [{ before: string }[], number];
+    const [rows] = (await em.query(`${reserveStatement({ workspace: '$1', agent: '$2', budget: '$3', amount: '$4' })}::text AS before`, [
+      workspaceId,
+      agentId,
+      budgetId,
+      amount,
+    ])) as [{ before: string }[], number];
     return rows.length ? parseCents(rows[0].before) : null;
   }
 

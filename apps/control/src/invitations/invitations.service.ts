@@ -3,6 +3,7 @@ import { randomToken, sha256Hex } from '@bursar/crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { personActor } from '../audit/audit-subjects';
 import { AuditService } from '../audit/audit.service';
+import { BillingService } from '../billing/billing.service';
 import { notFound, unprocessable } from '../common/control-errors';
 import { isUniqueViolation } from '../common/postgres-errors';
 import type { Identity } from '../identity/identity-token.verifier';
@@ -39,6 +40,7 @@ export class InvitationsService {
     private readonly memberships: MembershipsRepository,
     private readonly workspaces: WorkspacesRepository,
     private readonly audit: AuditService,
+    private readonly billing: BillingService,
   ) {}
 
   /** Invites `email`, replacing any open invitation for it; the token exists only in this return value. */
@@ -95,7 +97,10 @@ export class InvitationsService {
     };
   }
 
-  /** Seats the caller with the invitation's role; the token is spent by a conditional update, once. */
+  /**
+   * Seats the caller with the invitation's role; the token is spent by a conditional update, once.
+   * A plan with no member seat left refuses it and the invitation stays open for after an upgrade.
+   */
   async accept(identity: Identity, token: string, traceId: string): Promise<{ workspace_slug: string; role: string }> {
     const { invitation, workspace } = await this.open(token);
     try {
@@ -103,6 +108,7 @@ export class InvitationsService {
         if (!(await this.invitations.close(em, workspace.id, invitation.id, 'accepted', identity.sub))) {
           throw unprocessable('The invitation is no longer open');
         }
+        await this.billing.assertEntitled(em, workspace.id, { kind: 'members' });
         const membership = await this.workspaces.insertMembership(em, workspace.id, {
           user_sub: identity.sub,
           email: identity.email ?? invitation.email,

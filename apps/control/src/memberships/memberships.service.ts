@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { personActor } from '../audit/audit-subjects';
 import { AuditService } from '../audit/audit.service';
+import { BillingService } from '../billing/billing.service';
 import { notFound, unprocessable } from '../common/control-errors';
 import { ListQueryDto, mapPage } from '../common/pagination';
 import { isUniqueViolation } from '../common/postgres-errors';
@@ -33,15 +34,18 @@ export class MembershipsService {
     private readonly memberships: MembershipsRepository,
     private readonly workspaces: WorkspacesRepository,
     private readonly audit: AuditService,
+    private readonly billing: BillingService,
   ) {}
 
   async list(workspaceId: string, page: ListQueryDto) {
     return mapPage(await this.memberships.list(workspaceId, page), presentMembership);
   }
 
+  /** Seats a person directly, if the plan has a member seat left. */
   async add(access: WorkspaceAccess, dto: CreateMembershipDto, traceId: string): Promise<WorkspaceMembership> {
     try {
       return await this.dataSource.transaction(async (em) => {
+        await this.billing.assertEntitled(em, access.workspace.id, { kind: 'members' });
         const membership = await this.workspaces.insertMembership(em, access.workspace.id, {
           user_sub: dto.user_sub,
           email: dto.email ?? null,

@@ -29,6 +29,33 @@ interface RawPolicyRow {
 
 const cents = (v: string | null) => (v === null ? null : parseCents(v));
 
+/**
+ * An SQL expression (a scalar subquery) giving the agent's active policies as JSON text, oldest
+ * first, each with its imported modules' current rules. Text, so a decision can key its compiled
+ * closures on it before parsing anything, and embed it in a wider read.
+ */
+export function activePoliciesJson(workspaceParam: string, agentParam: string): string {
+  return `(SELECT COALESCE(json_agg(json_build_object(
+              'id', p.id, 'mode', p.mode, 'per_transaction_cap_cents', p.per_transaction_cap_cents::text,
+              'velocity_cap_cents', p.velocity_cap_cents::text, 'velocity_window_seconds', p.velocity_window_seconds,
+              'monthly_cap_cents', p.monthly_cap_cents::text, 'approval_threshold_cents', p.approval_threshold_cents::text,
+              'counterparty_allowlist', p.counterparty_allowlist, 'imports', p.imports, 'rules', p.rules,
+              'modules', COALESCE((SELECT json_agg(json_build_object('name', m.name, 'rules', m.rules))
+                                     FROM policy_modules m WHERE m.workspace_id = p.workspace_id AND m.name = ANY (p.imports)), '[]'))
+            ORDER BY p.created_at, p.id), '[]')::text
+       FROM policies p WHERE p.workspace_id = ${workspaceParam} AND p.agent_id = ${agentParam} AND p.status = 'active')`;
+}
+
+export function parseActivePolicies(json: string): ActivePolicyRow[] {
+  return (JSON.parse(json) as RawPolicyRow[]).map((r) => ({
+    ...r,
+    per_transaction_cap_cents: cents(r.per_transaction_cap_cents),
+    velocity_cap_cents: cents(r.velocity_cap_cents),
+    monthly_cap_cents: cents(r.monthly_cap_cents),
+    approval_threshold_cents: cents(r.approval_threshold_cents),
+  }));
+}
+
 @Injectable()
 export class PoliciesRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -64,22 +91,11 @@ export class PoliciesRepository {
 
   /** The agent's active policies, oldest first, each with its imported modules' current rules. */
   async active(em: EntityManager, workspaceId: string, agentId: string): Promise<ActivePolicyRow[]> {
-    const rows = (await em.query(
-      `SELECT p.id, p.mode, p.per_transaction_cap_cents, p.velocity_cap_cents, p.velocity_window_seconds, p.monthly_cap_cents,
-              p.approval_threshold_cents, p.counterparty_allowlist, p.imports, p.rules,
-              COALESCE((SELECT json_agg(json_build_object('name', m.name, 'rules', m.rules))
-                          FROM policy_modules m WHERE m.workspace_id = p.workspace_id AND m.name = ANY (p.imports)), '[]') AS modules
-         FROM policies p
-        WHERE p.workspace_id = $1 AND p.agent_id = $2 AND p.status = 'active'
-        ORDER BY p.created_at, p.id`,
-      [workspaceId, agentId],
-    )) as RawPolicyRow[];
-    return rows.map((r) => ({
-      ...r,
-      per_transaction_cap_cents: cents(r.per_transaction_cap_cents),
-      velocity_cap_cents: cents(r.velocity_cap_cents),
-      monthly_cap_cents: cents(r.monthly_cap_cents),
-      approval_threshold_cents: cents(r.approval_threshold_cents),
-    }));
+    return parseActivePolicies(await this.activeJson(em, workspaceId, agentId));
+  }
+
+  async activeJson(em: EntityManager, workspaceId: string, agentId: string): Promise<string> {
+    const [row] = (await em.query(`SELECT ${activePoliciesJson('$1', '$2')} AS policies`, [workspaceId, agentId])) as { policies: string }[];
+    return row.policies;
   }
 }

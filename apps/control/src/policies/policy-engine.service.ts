@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CompiledPolicies, compilePolicies, PolicySnapshot } from './policy-compiler';
-import { PoliciesRepository } from './policies.repository';
+import { parseActivePolicies, PoliciesRepository } from './policies.repository';
 import { policyVersion, snapshotPolicy } from './policy-snapshot';
 
 /** What a decision evaluates: the snapshots, their content version, and their compiled closures. */
@@ -11,33 +11,42 @@ export interface LoadedPolicies {
   compiled: CompiledPolicies;
 }
 
-/** Compiled closure sets kept per version; the oldest entry goes first once the cache is full. */
+/** Entries kept per cache; the oldest goes first once one is full. */
 const CACHE_SIZE = 2000;
 
+function remember<T>(cache: Map<string, T>, key: string, value: T): T {
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  cache.set(key, value);
+  return value;
+}
+
 /**
- * Loads an agent's policies for a decision and compiles them once per `policy_version`: a request
- * reads and digests the rules (cheap), and reuses the closures when nothing changed.
+ * Loads an agent's policies for a decision and compiles them once per `policy_version`. The active
+ * policies arrive as JSON text, and identical text means identical snapshots, so a request whose
+ * policies did not change reuses the parsed snapshots, their digest and their closures as they are.
  */
 @Injectable()
 export class PolicyEngine {
-  private readonly cache = new Map<string, CompiledPolicies>();
+  private readonly compiled = new Map<string, CompiledPolicies>();
+  private readonly loaded = new Map<string, LoadedPolicies>();
 
   constructor(private readonly policies: PoliciesRepository) {}
 
   async loadForAgent(em: EntityManager, workspaceId: string, agentId: string): Promise<LoadedPolicies> {
-    const rows = await this.policies.active(em, workspaceId, agentId);
-    const snapshots = rows.map((row) => snapshotPolicy(row, new Map(row.modules.map((m) => [m.name, m.rules]))));
-    return this.prepare(snapshots);
+    return this.fromJson(await this.policies.activeJson(em, workspaceId, agentId));
+  }
+
+  /** `json` as `activePoliciesJson` reads it. */
+  fromJson(json: string): LoadedPolicies {
+    const hit = this.loaded.get(json);
+    if (hit) return hit;
+    const snapshots = parseActivePolicies(json).map((row) => snapshotPolicy(row, new Map(row.modules.map((m) => [m.name, m.rules]))));
+    return remember(this.loaded, json, this.prepare(snapshots));
   }
 
   prepare(snapshots: PolicySnapshot[]): LoadedPolicies {
     const version = policyVersion(snapshots);
-    let compiled = this.cache.get(version);
-    if (!compiled) {
-      compiled = compilePolicies(snapshots);
-      if (this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as string);
-      this.cache.set(version, compiled);
-    }
+    const compiled = this.compiled.get(version) ?? remember(this.compiled, version, compilePolicies(snapshots));
     return { snapshots, version, compiled };
   }
 }

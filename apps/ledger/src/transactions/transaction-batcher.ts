@@ -47,14 +47,14 @@ interface LedgerLane {
 /**
  * Group commit for new transactions. Submissions that arrive while a ledger's batches are busy
  * queue up and are written together in the next database transaction: one lock of the union of
- * their accounts (in id order), one statement per transaction, one commit. Batches in flight
+ * their accounts (in id order), one statement writing all of them, one commit. Batches in flight
  * never share an account, so they never wait on each other's row locks: a hot account's
  * submissions pile into the next batch instead. The guarantees are the single write's: every
- * submission is checked against balances that include the ones before it, and a refused
- * submission (overdraft, unknown account, failed condition, used key) writes nothing and does not
- * disturb the others. A failure the batch cannot contain (a closed period caught by the trigger,
- * an external ref taken concurrently) rolls the batch back and retries each submission in its
- * own transaction. With nothing in flight a submission goes out at once: no added wait.
+ * submission is checked against balances that include the ones before it, and a refused one
+ * (overdraft, unknown account, closed account, failed condition) writes nothing and does not
+ * disturb the others. What a batch cannot contain (a used idempotency key, a closed period caught
+ * by the trigger, an external ref taken concurrently) rolls the batch back and retries each
+ * submission in its own transaction. With nothing in flight a submission goes out at once.
  */
 @Injectable()
 export class TransactionBatcher {
