@@ -39,7 +39,7 @@ describe('plan entitlements', () => {
   const addMember = (sub: string) => http().post(`${ws}/memberships`).set(bearer(tokens.olga)).send({ user_sub: sub });
   const count = async (table: string) =>
     Number((await t.app.get(DataSource).query(`SELECT count(*) AS n FROM ${table} WHERE workspace_id = $1`, [workspaceId]))[0].n);
-  const expectPlanRefusal = (res: request.Response, message: RegExp) => {
+  const expect422 = (res: request.Response, message: RegExp) => {
     expect(res.status).toBe(422);
     expect(res.body.error).toEqual({ message: expect.stringMatching(message), code: null });
   };
@@ -57,7 +57,7 @@ describe('plan entitlements', () => {
 
   it('refuses a live agent on the test-only sandbox plan with 422, writing nothing', async () => {
     const audits = await count('audit_events');
-    expectPlanRefusal(await newAgent({ mode: 'live' }), /live mode/);
+    expect422(await newAgent({ mode: 'live' }), /live mode/);
     expect(await count('agents')).toBe(0);
     expect(await count('audit_events')).toBe(audits);
   });
@@ -65,26 +65,28 @@ describe('plan entitlements', () => {
   it('caps agents at the plan limit under parallel creates, and a revoked agent frees its seat', async () => {
     const results = await Promise.all(Array.from({ length: 5 }, () => newAgent()));
     expect(results.map((r) => r.status).sort()).toEqual([201, 201, 201, 422, 422]);
-    expectPlanRefusal(results.find((r) => r.status === 422) as request.Response, /Sandbox plan allows 3 agents/);
+    expect422(results.find((r) => r.status === 422) as request.Response, /Sandbox plan allows 3 agents/);
     expect(await count('agents')).toBe(3);
     const revoked = results.find((r) => r.status === 201)?.body.data.id;
     await http().patch(`${ws}/agents/${revoked}`).set(bearer(tokens.olga)).send({ status: 'revoked' }).expect(200);
     await newAgent().expect(201);
-    expectPlanRefusal(await newAgent(), /allows 3 agents/);
+    expect422(await newAgent(), /allows 3 agents/);
   });
 
   it('caps members on direct adds and on invitation accepts, and a refused invitation stays open', async () => {
     const invitation = (await http().post(`${ws}/invitations`).set(bearer(tokens.olga)).send({ email: 'p4@example.com' }).expect(201)).body.data;
     const results = await Promise.all(['p1', 'p2', 'p3'].map(addMember));
     expect(results.map((r) => r.status).sort()).toEqual([201, 201, 422]);
-    expectPlanRefusal(results.find((r) => r.status === 422) as request.Response, /Sandbox plan allows 3 members/);
+    expect422(results.find((r) => r.status === 422) as request.Response, /Sandbox plan allows 3 members/);
     const accept = () => http().post('/control/v1/invitations/accept').set(bearer(tokens.p4)).send({ token: invitation.token });
-    expectPlanRefusal(await accept(), /allows 3 members/);
+    expect422(await accept(), /allows 3 members/);
     expect(await count('workspace_memberships')).toBe(3);
     await http().get(`/control/v1/invitations/lookup?token=${invitation.token}`).set(bearer(tokens.p4)).expect(200);
     const seated = (await http().get(`${ws}/memberships`).set(bearer(tokens.olga)).expect(200)).body.data;
     await http().delete(`${ws}/memberships/${seated[2].id}`).set(bearer(tokens.olga)).expect(204);
     expect((await accept().expect(201)).body).toEqual({ data: { workspace_slug: 'capped', role: 'member' } });
+    // Full again: a second seat for someone already seated is refused for that reason, not the plan.
+    expect422(await addMember('p4'), /already a member/);
   });
 
   it('reads entitlements from its own tables: a paid plan lifts them while the provider is down', async () => {
@@ -98,7 +100,7 @@ describe('plan entitlements', () => {
 
     // Back on sandbox: new live agents are refused, but the existing one is still authorized as before.
     await subscriptionEvent('customer.subscription.deleted', 'canceled');
-    expectPlanRefusal(await newAgent({ mode: 'live' }), /live mode/);
+    expect422(await newAgent({ mode: 'live' }), /live mode/);
     const budget = await http().post('/control/v1/agent/budgets').set(bearer(live.api_key)).send({ budget_cents: 5_000 }).expect(201);
     const action = await http()
       .post('/control/v1/agent/actions')
@@ -107,5 +109,16 @@ describe('plan entitlements', () => {
       .send({ budget_id: budget.body.data.id, action_type: 'search.run', cost_cents: 100 });
     expect(action.status).toBe(201);
     expect(action.body.decision.outcome).toBe('allowed');
+  });
+
+  it('documents the plan refusals, and that they never wait on the provider', async () => {
+    const doc = (await http().get('/control/v1/openapi.json').expect(200)).body;
+    for (const [path, method] of [
+      ['/control/v1/workspaces/{workspace_slug}/agents', 'post'],
+      ['/control/v1/workspaces/{workspace_slug}/memberships', 'post'],
+      ['/control/v1/invitations/accept', 'post'],
+    ]) {
+      expect(doc.paths[path][method].responses['422'].description).toEqual(expect.stringContaining('no 503 billing_unavailable'));
+    }
   });
 });

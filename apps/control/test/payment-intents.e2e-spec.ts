@@ -41,8 +41,9 @@ describe('payment intents', () => {
     });
     expect(res.body.cosignature).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     expect((await readBudget(s.t.app, agent)).remaining_cents).toBe(38_000);
-    const [audit] = await db().query(`SELECT action, subject_type FROM audit_events WHERE subject_id = $1`, [res.body.data.id]);
-    expect(audit).toEqual({ action: 'payment_intent.allowed', subject_type: 'PaymentIntent' });
+    const [audit] = await db().query(`SELECT action, subject_type, snapshot FROM audit_events WHERE subject_id = $1`, [res.body.data.id]);
+    // Written by the same statement as the intent, the snapshot is the intent exactly as answered.
+    expect(audit).toEqual({ action: 'payment_intent.allowed', subject_type: 'PaymentIntent', snapshot: res.body.data });
     const replay = await http()
       .post('/control/v1/agent/payment_intents')
       .set(bearer(agent.key))

@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { BooksApi, startBooksApp } from './books-api';
 import { LedgerTestApp } from './ledger-test-app';
 
@@ -102,6 +103,27 @@ describe('Transactions', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body.data.id).toBe(first.body.data.id);
     expect(first.body.data.idempotency_key).toBe('key-replay-1');
+  });
+
+  it('stores the key with the write: the original body replays, another body is 409 already_exists, the body key counts', async () => {
+    const postings = [
+      { account: 'cash', amount: '7', currency: 'USD', direction: 'debit' },
+      { account: 'deposits', amount: '7', currency: 'USD', direction: 'credit' },
+    ];
+    const first = await api.post('/transactions', { postings, metadata: { n: '1' } }, 'key-stored-1').expect(201);
+    const [row] = await t.app.get(DataSource).query(`SELECT state, response_status FROM idempotency_keys WHERE key = 'key-stored-1'`);
+    expect(row).toEqual({ state: 'completed', response_status: 201 });
+    // A replay answers what the first request answered, not the transaction as it stands now.
+    await api.patch(`/transactions/${first.body.data.id}`, { metadata: { n: '2' } }).expect(200);
+    const again = await api.post('/transactions', { postings, metadata: { n: '1' } }, 'key-stored-1').expect(200);
+    expect(again.body.data).toEqual(first.body.data);
+    const other = await api.post('/transactions', { postings, metadata: { n: 'other' } }, 'key-stored-1').expect(409);
+    expect(other.body.error).toMatchObject({ code: 'already_exists', param: 'Idempotency-Key' });
+
+    const byBody = await api.post('/transactions', { postings, idempotency_key: 'body-key-1' }, null).expect(201);
+    expect(byBody.body.data.idempotency_key).toBe('body-key-1');
+    const retried = await api.post('/transactions', { postings, idempotency_key: 'body-key-1' }, null).expect(200);
+    expect(retried.body.data.id).toBe(byBody.body.data.id);
   });
 
   it('enforces overdraft_policy none: 422 insufficient_funds and nothing written', async () => {

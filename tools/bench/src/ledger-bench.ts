@@ -1,20 +1,55 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { generateSecretKey } from '@bursar/crypto';
 import { startAppProcess } from '@bursar/testing';
-import { redisUrl, report, runScript, scratchDatabase } from './bench-kit';
+import { redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit';
 
 /*
  * `pnpm bench:ledger`: the real ledger service on a scratch database, loaded with two-posting
  * transfers (each with its own Idempotency-Key) by autocannon:
  *   1, 4 and 20 connections over 50 accounts, then 20 connections over 2 hot accounts,
  * after a baseline of a route that touches no database.
- * BENCH_SECONDS (default 10) per scenario. Afterwards the books are checked: every 2xx wrote
- * exactly one transaction and every currency nets to zero.
+ * BENCH_SECONDS (default 10) per scenario. Each scenario also reports the cost of a transfer that
+ * does not depend on how loaded the machine is: the service's database round trips and the
+ * database's commits per transfer, and how busy autocannon kept this process (to show it is not
+ * the bottleneck). BENCH_CPU_PROF=<dir> writes a CPU profile of the service there.
+ * Afterwards the books are checked: every 2xx wrote exactly one transaction, every currency nets
+ * to zero and every balance row equals the sum of its postings.
  */
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const roundTripsFile = path.join(tmpdir(), `ledger-bench-round-trips-${process.pid}`);
+
+/** Counters that make a run's per-transfer cost visible: service round trips, database commits, bench CPU. */
+async function costCounters(pg: Client) {
+  // Postgres publishes its statistics up to a second late.
+  await sleep(1100);
+  const [{ commits }] = (
+    await pg.query(`SELECT (xact_commit + xact_rollback)::int AS commits FROM pg_stat_database WHERE datname = current_database()`)
+  ).rows;
+  let roundTrips = NaN;
+  try {
+    roundTrips = Number(readFileSync(roundTripsFile, 'utf8'));
+  } catch {
+    // The service has not written its first count yet.
+  }
+  return { commits: Number(commits), roundTrips, cpu: process.cpuUsage(), at: Date.now() };
+}
+
+type Costs = Awaited<ReturnType<typeof costCounters>>;
+
+function perTransfer(before: Costs, after: Costs, transfers: number) {
+  const cpuMs = (after.cpu.user + after.cpu.system - before.cpu.user - before.cpu.system) / 1000;
+  return {
+    'db round trips/transfer': (after.roundTrips - before.roundTrips) / transfers,
+    'commits/transfer': (after.commits - before.commits) / transfers,
+    'bench process CPU %': (100 * cpuMs) / (after.at - before.at),
+  };
+}
 
 interface Scenario {
   name: string;
@@ -116,6 +151,15 @@ async function main(): Promise<void> {
     LEDGER_RATE_LIMIT_READS_PER_SECOND: '1000000',
     NODE_ENV: 'production',
   };
+  // Only the service counts its round trips (the admin scripts run beside it).
+  const serviceEnv = {
+    ...env,
+    BENCH_ROUND_TRIPS_FILE: roundTripsFile,
+    NODE_OPTIONS: [
+      `--require ${path.join(__dirname, 'ledger-round-trips.preload.js')}`,
+      ...(process.env.BENCH_CPU_PROF ? [`--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+    ].join(' '),
+  };
   const pg = new Client({ connectionString: db.url });
   let app: Awaited<ReturnType<typeof startAppProcess>> | undefined;
   try {
@@ -123,7 +167,7 @@ async function main(): Promise<void> {
     await pg.connect();
     await pg.query(`ALTER DATABASE "${(await pg.query('SELECT current_database() AS name')).rows[0].name}" SET synchronous_commit = on`);
     await runScript('apps/ledger/src/migrate.ts', [], env);
-    app = await startAppProcess('apps/ledger/src/main.ts', 'LEDGER_PORT', env);
+    app = await startAppProcess('apps/ledger/src/main.ts', 'LEDGER_PORT', serviceEnv);
     const baseUrl = `http://127.0.0.1:${app.port}`;
     const { token, ledgerId } = await bootstrap(env, baseUrl);
     const spread = Array.from({ length: 50 }, (_, i) => `acct:${i}`);
@@ -147,7 +191,9 @@ async function main(): Promise<void> {
       { name: '20 clients, 2 hot accounts', connections: 20, accounts: hot },
     ];
     for (const scenario of scenarios) {
+      const before = await costCounters(pg);
       const result = await run(baseUrl, token, scenario);
+      const after = await costCounters(pg);
       succeeded += result['2xx'];
       report(`ledger transfers: ${scenario.name}`, {
         'transactions/s': result['2xx'] / result.duration,
@@ -155,6 +201,7 @@ async function main(): Promise<void> {
         'p99 ms': result.latency.p99,
         non2xx: result.non2xx,
         errors: result.errors,
+        ...perTransfer(before, after, result['2xx']),
       });
     }
     const inFlight = scenarios.reduce((sum, s) => sum + s.connections, 0) + (afterWarmUp > 0 ? 4 : 0);
@@ -163,6 +210,7 @@ async function main(): Promise<void> {
     await pg.end().catch(() => undefined);
     await app?.stop();
     await db.drop();
+    rmSync(roundTripsFile, { force: true });
   }
 }
 

@@ -40,7 +40,7 @@ async function secretKeys(): Promise<Record<string, string>> {
   const file = path.join(dataDir, 'secrets.json');
   const stored: Record<string, string> = JSON.parse(await readFile(file, 'utf8').catch(() => '{}'));
   let changed = false;
-  for (const name of ['CONTROL_SECRET_KEY', 'LEDGER_SECRET_KEY']) {
+  for (const name of ['CONTROL_SECRET_KEY', 'LEDGER_SECRET_KEY', 'WEBHOOK_SECRET_KEY']) {
     if (!stored[name]) {
       stored[name] = randomBytes(32).toString('base64');
       changed = true;
@@ -55,6 +55,7 @@ async function secretKeys(): Promise<Record<string, string>> {
   return {
     CONTROL_SECRET_KEY: env.CONTROL_SECRET_KEY ?? stored.CONTROL_SECRET_KEY,
     LEDGER_SECRET_KEY: env.LEDGER_SECRET_KEY ?? stored.LEDGER_SECRET_KEY,
+    WEBHOOK_SECRET_KEY: env.WEBHOOK_SECRET_KEY ?? stored.WEBHOOK_SECRET_KEY,
     DEV_IDENTITY_SECRET: env.DEV_IDENTITY_SECRET ?? stored.DEV_IDENTITY_SECRET,
   };
 }

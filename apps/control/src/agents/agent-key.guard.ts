@@ -33,6 +33,7 @@ export class AgentKeyGuard implements CanActivate {
     // Written at most once a minute, so a busy agent costs no extra round trip per request.
     if (!agent.last_used_at || Date.now() - agent.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
       await this.agents.touch(agent.workspace_id, agent.id);
+      agent.last_used_at = new Date();
     }
     req.agent = agent;
     return true;

@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Param, ParseUUIDPipe, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiPlanLimit } from '../billing/plan-limit.openapi';
 import { ApiData, ApiPage } from '../common/openapi-responses';
 import { ListQueryDto } from '../common/pagination';
 import { TraceId } from '../common/trace-id.decorator';
@@ -21,6 +22,7 @@ export class AgentsController {
   @Post()
   @RequireCapability('manage_policy')
   @ApiData(CreatedAgentSchema, 201)
+  @ApiPlanLimit('the plan has no agent seat left (revoked agents free theirs), or a live agent on a plan without live mode')
   async create(@CurrentWorkspace() { workspace, membership }: WorkspaceAccess, @Body() dto: CreateAgentDto, @TraceId() traceId: string) {
     const { agent, apiKey, starterPolicy } = await this.agents.create(workspace.id, dto, membership.user_sub, traceId);
     return { data: { ...presentAgent(agent), api_key: apiKey, starter_policy: starterPolicy } };

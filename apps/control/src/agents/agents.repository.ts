@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { ListQueryDto, Page, paginate } from '../common/pagination';
 import { Agent } from './agent.entity';
+import { AgentKeyCache, KeyedAgent } from './agent-key-cache';
 
 export type AgentFields = Pick<Agent, 'name' | 'status' | 'mode' | 'scopes' | 'max_budget_cents'> & {
   key_lookup: string;
@@ -12,7 +13,10 @@ export type AgentPatch = Partial<Pick<Agent, 'name' | 'status' | 'scopes' | 'max
 
 @Injectable()
 export class AgentsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly keyCache: AgentKeyCache,
+  ) {}
 
   async insert(em: EntityManager, workspaceId: string, fields: AgentFields): Promise<Agent> {
     const saved = await em.save(em.create(Agent, { workspace_id: workspaceId, ...fields }));
@@ -35,20 +39,26 @@ export class AgentsRepository {
 
   async update(em: EntityManager, workspaceId: string, id: string, patch: AgentPatch): Promise<Agent> {
     await em.update(Agent, { workspace_id: workspaceId, id }, patch);
+    this.keyCache.forgetAgent(id);
     return (await this.find(workspaceId, id, em)) as Agent;
   }
 
   /**
    * The one unscoped read: a presented key is what establishes the workspace, so the row is found by
-   * the key's leading characters and the caller compares the digest in constant time.
+   * the key's leading characters and the caller compares the digest in constant time. Kept a
+   * moment in AgentKeyCache.
    */
-  findByKeyLookup(keyLookup: string): Promise<(Agent & { key_digest: string }) | null> {
-    return this.dataSource
+  async findByKeyLookup(keyLookup: string): Promise<KeyedAgent | null> {
+    const hit = this.keyCache.get(keyLookup);
+    if (hit) return hit;
+    const agent = await this.dataSource
       .getRepository(Agent)
       .createQueryBuilder('a')
       .addSelect('a.key_digest')
       .where('a.key_lookup = :keyLookup', { keyLookup })
       .getOne();
+    if (agent) this.keyCache.set(keyLookup, agent);
+    return agent;
   }
 
   /** Records a key's use; at most once a minute per agent, so busy agents do not write on every call. */

@@ -40,7 +40,10 @@ export class BillingRepository {
       .getOne();
   }
 
-  /** The workspace a provider subscription or customer belongs to (inbound events carry only those). */
+  /**
+   * The workspace a provider subscription or customer belongs to. Unscoped, like the two event
+   * methods below, because inbound provider events carry only provider ids: this is what finds the scope.
+   */
   async workspaceOf(em: EntityManager, ids: { subscriptionId?: string; customerId?: string }): Promise<string | null> {
     const rows: { workspace_id: string }[] = await em.query(
       `SELECT workspace_id FROM billing_accounts WHERE subscription_id = $1 OR customer_id = $2 ORDER BY subscription_id = $1 DESC LIMIT 1`,
@@ -58,7 +61,7 @@ export class BillingRepository {
     return em.save(em.create(BillingCheckout, { ...fields, workspace_id: workspaceId, status: 'open', completed_at: null }));
   }
 
-  /** Marks a checkout completed; null when it is unknown or was completed before. */
+  /** Marks a checkout completed; null when it is unknown or was completed before. Its row names the workspace. */
   async completeCheckout(em: EntityManager, id: string): Promise<BillingCheckout | null> {
     const [rows]: [Record<string, unknown>[]] = await em.query(
       `UPDATE billing_checkouts SET status = 'completed', completed_at = now() WHERE id = $1 AND status = 'open' RETURNING *`,

@@ -51,9 +51,13 @@ export class PlanSchema {
 }
 
 export class BillingOverviewSchema {
-  @ApiProperty({ description: 'False while no billing provider is configured (billing writes then answer 503 billing_unavailable)' })
+  @ApiProperty({
+    description:
+      'False while no billing provider is configured: billing writes answer 503 billing_unavailable, and since nothing is sold ' +
+      'every workspace gets the enterprise entitlements (no limits, live mode)',
+  })
   configured: boolean;
-  @ApiProperty({ enum: PLAN_IDS }) plan: string;
+  @ApiProperty({ enum: PLAN_IDS, description: "The plan whose entitlements apply: the subscription's, else sandbox (enterprise with no provider)" }) plan: string;
   @ApiProperty({ type: SubscriptionSchema, nullable: true }) subscription: SubscriptionSchema | null;
   @ApiProperty() entitlements: EntitlementsSchema;
   @ApiProperty() prepaid: PrepaidSchema;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { AgentMode, AgentStatus } from '../agents/agent.entity';
+import type { AgentStatus } from '../agents/agent.entity';
+import type { AgentMode } from '../agents/agent-key';
 import type { AuditEntry } from '../audit/audit.repository';
 import type { BudgetStatus } from '../budgets/budget.entity';
 import { parseCents } from '../common/cents.transformer';
@@ -21,7 +22,10 @@ export interface BudgetFacts {
 
 /** Everything a decision reads, as of one statement. */
 export interface DecisionInputs {
-  /** False while another request of the same idempotency key holds it (only asked inside a transaction). */
+  /**
+   * False while another request of the same idempotency key holds it. Inside a transaction the lock
+   * is then held until it ends; outside, the statement takes and drops it, which only probes.
+   */
   locked: boolean;
   /** The intent this idempotency key already made. */
   existingId: string | null;
@@ -59,12 +63,13 @@ const iso = (column: string) => `to_jsonb(to_char(${column} AT TIME ZONE 'UTC', 
  */
 @Injectable()
 export class AuthorizationRepository {
-  /** `lockKey` takes the idempotency key's advisory lock for the caller's transaction as well. */
-  async inputs(em: EntityManager, q: InputsQuery, lockKey: boolean): Promise<DecisionInputs> {
+  /** With an idempotency key, also takes (or probes, see `locked`) the key's advisory lock. */
+  async inputs(em: EntityManager, q: InputsQuery): Promise<DecisionInputs> {
     const params: unknown[] = [q.workspaceId, q.agentId, q.budgetId, q.kind, q.idempotencyKey];
-    if (lockKey) params.push(`intent:${q.workspaceId}:${q.agentId}:${q.kind}:${q.idempotencyKey}`);
+    const keyed = q.idempotencyKey !== null;
+    if (keyed) params.push(`intent:${q.workspaceId}:${q.agentId}:${q.kind}:${q.idempotencyKey}`);
     const [row] = (await em.query(
-      `SELECT ${lockKey ? 'pg_try_advisory_xact_lock(hashtextextended($6, 0))' : 'true'} AS locked,
+      `SELECT ${keyed ? 'pg_try_advisory_xact_lock(hashtextextended($6, 0))' : 'true'} AS locked,
               (SELECT id FROM intents WHERE workspace_id = $1 AND agent_id = $2 AND kind = $4 AND idempotency_key = $5) AS existing_id,
               (SELECT json_build_object('status', a.status, 'mode', a.mode, 'scopes', a.scopes)
                  FROM agents a WHERE a.workspace_id = $1 AND a.id = $2) AS agent,

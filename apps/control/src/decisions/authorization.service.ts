@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Agent } from '../agents/agent.entity';
+import { AgentKeyErrors } from '../agents/agent-key.errors';
 import { AuditService } from '../audit/audit.service';
 import { Budget } from '../budgets/budget.entity';
 import { BudgetsRepository } from '../budgets/budgets.repository';
@@ -10,16 +11,17 @@ import { notFound } from '../common/control-errors';
 import { isUniqueViolation } from '../common/postgres-errors';
 import { CosignService } from '../cosign/cosign.service';
 import { IdempotencyErrors, reusedKey } from '../idempotency/idempotency.errors';
-import { PolicyEngine } from '../policies/policy-engine.service';
+import { LoadedPolicies, PolicyEngine } from '../policies/policy-engine.service';
 import { SpendToken } from '../spend-tokens/spend-token.entity';
 import { SpendTokensRepository } from '../spend-tokens/spend-tokens.repository';
 import { WebhookEventsService } from '../webhooks/webhook-events.service';
+import { AuthorizationRepository, DecisionInputs, IntentAudit } from './authorization.repository';
 import { canonicalDigest } from './canonical-json';
 import { Decision, EvaluatedAction, Outcome, outcomeStatus } from './decision';
 import { decide, inactiveRefusal, sessionBudgetRefusal } from './decision-engine';
 import { Intent, IntentKind, IntentState } from './intent.entity';
 import { auditNames, presentIntent } from './intent.presenter';
-import { IntentsRepository } from './intents.repository';
+import { IntentsRepository, NewIntent } from './intents.repository';
 import { remedy } from './remedies';
 import { ReservationsRepository } from './reservations.repository';
 
@@ -49,6 +51,15 @@ const STATE_OF: Record<Outcome, IntentState> = { allowed: 'pending', requires_ap
 interface Settlement {
   decision: Decision;
   reserved: number;
+  /** Another payment spent the cited token first: the intent is recorded `failed`, nothing held. */
+  lostToken: boolean;
+}
+
+interface Evaluation {
+  action: EvaluatedAction;
+  budget: Pick<Budget, 'id' | 'currency' | 'status' | 'budget_cents' | 'spent_cents' | 'reserved_cents'>;
+  token: SpendToken | null;
+  decision: Decision;
 }
 
 /**
@@ -59,6 +70,7 @@ interface Settlement {
 export class AuthorizationService {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly reads: AuthorizationRepository,
     private readonly intents: IntentsRepository,
     private readonly reservations: ReservationsRepository,
     private readonly budgets: BudgetsRepository,
@@ -83,60 +95,103 @@ export class AuthorizationService {
     }
   }
 
-  private authorizeOnce(agent: Agent, request: AuthorizationRequest, idempotencyKey: string): Promise<Authorization> {
+  private async authorizeOnce(agent: Agent, request: AuthorizationRequest, idempotencyKey: string): Promise<Authorization> {
     // The trace id is generated when absent, so it cannot tell a retry from a different request.
     const digest = canonicalDigest('', { ...request, trace_id: null });
-    return this.dataSource.transaction(async (em) => {
-      const claim = await this.intents.claimKey(em, agent.workspace_id, agent.id, request.kind, idempotencyKey);
-      if (!claim.locked) throw IdempotencyErrors.error('idempotency_conflict');
-      const existing = claim.existingId && (await this.intents.find({ workspaceId: agent.workspace_id, kind: request.kind, agentId: agent.id }, claim.existingId, em));
-      if (existing) {
-        if (existing.request_digest !== digest) throw reusedKey();
-        return this.replay(em, existing);
-      }
-      const { action, budget, token, decision: evaluated } = await this.evaluate(em, agent, request, true);
-      const { decision, reserved } = await this.settle(em, agent, action, budget, token, evaluated);
-      const id = randomUUID();
-      decision.id = randomUUID();
-      const signed = decision.outcome === 'allowed' ? await this.cosign.sign(cosignSubject(id, action, decision)) : null;
-      const intent = await this.intents.insert(em, agent.workspace_id, {
-        id,
-        workspace_id: agent.workspace_id,
-        agent_id: agent.id,
-        budget_id: budget.id,
-        kind: request.kind,
-        action_type: action.action_type,
-        resource: action.resource,
-        amount_cents: action.cost_cents,
-        currency: action.currency,
-        state: STATE_OF[decision.outcome],
-        reserved_cents: reserved,
-        idempotency_key: idempotencyKey,
-        request_digest: digest,
-        http_status: outcomeStatus(decision.outcome),
-        trace_id: request.trace_id,
-        spend_token_id: request.spend_token_id,
-        failure_reason: null,
-        resolved_by_sub: null,
-        resolved_at: null,
-        ledger_transaction_id: null,
-        decision: decision as unknown as Record<string, unknown>,
-        decision_context: request.decision_context,
-        metadata: request.metadata,
-        cosignature: signed?.token ?? null,
-        cosign_expires_at: signed?.expires_at ?? null,
-        cosign_consumed_at: null,
-        consumed_by: null,
-      });
-      await this.record(em, intent, decision.outcome, agent);
-      return { intent, decision, status: intent.http_status, cosignature: signed?.token ?? null, replayed: false };
-    });
+    const direct = request.spend_token_id ? null : await this.authorizeDirectly(agent, request, idempotencyKey, digest);
+    return direct ?? this.dataSource.transaction((em) => this.authorizeInTransaction(em, agent, request, idempotencyKey, digest));
+  }
+
+  /**
+   * The common case in two statements and no transaction: one read, one atomic write of the
+   * reservation, intent and audit row. Null for anything that needs the transaction: a replay, a
+   * spend token, a windowed policy (decisions serialise per agent), a hold (it also emits a
+   * webhook event), or a reservation that no longer fits (the transaction decides again).
+   */
+  private async authorizeDirectly(agent: Agent, request: AuthorizationRequest, idempotencyKey: string, digest: string): Promise<Authorization | null> {
+    const em = this.dataSource.manager;
+    const inputs = await this.reads.inputs(em, inputsQuery(agent, request, idempotencyKey));
+    if (!inputs.locked) throw IdempotencyErrors.error('idempotency_conflict');
+    if (inputs.existingId) return null;
+    const policies = this.engine.fromJson(inputs.policiesJson);
+    if (policies.compiled.windows.length) return null;
+    const { action, budget, decision } = await this.evaluate(em, agent, request, inputs, policies, false);
+    if (decision.outcome === 'requires_approval') return null;
+    const reserved = decision.outcome === 'allowed' ? action.cost_cents : 0;
+    const { intent, cosignature } = await this.newIntent(agent, request, idempotencyKey, digest, action, budget.id, { decision, reserved, lostToken: false });
+    const written = await this.reads.record(em, intent, this.auditOf(intent, decision.outcome, agent));
+    if (!written) return null;
+    if (written.before !== null) decision.headroom.session_remaining_cents = written.before;
+    const recorded: Intent = { ...intent, created_at: written.created_at, updated_at: written.updated_at };
+    return { intent: recorded, decision, status: recorded.http_status, cosignature, replayed: false };
+  }
+
+  private async authorizeInTransaction(em: EntityManager, agent: Agent, request: AuthorizationRequest, idempotencyKey: string, digest: string): Promise<Authorization> {
+    const inputs = await this.reads.inputs(em, inputsQuery(agent, request, idempotencyKey));
+    if (!inputs.locked) throw IdempotencyErrors.error('idempotency_conflict');
+    const existing = inputs.existingId && (await this.intents.find({ workspaceId: agent.workspace_id, kind: request.kind, agentId: agent.id }, inputs.existingId, em));
+    if (existing) {
+      if (existing.request_digest !== digest) throw reusedKey();
+      return this.replay(em, existing);
+    }
+    const { action, budget, token, decision: evaluated } = await this.evaluate(em, agent, request, inputs, this.engine.fromJson(inputs.policiesJson), true);
+    const settled = await this.settle(em, agent, action, budget, token, evaluated);
+    const { intent: fresh, cosignature } = await this.newIntent(agent, request, idempotencyKey, digest, action, budget.id, settled);
+    const intent = await this.intents.insert(em, agent.workspace_id, fresh);
+    await this.record(em, intent, settled.lostToken ? 'failed' : settled.decision.outcome, agent);
+    return { intent, decision: settled.decision, status: intent.http_status, cosignature, replayed: false };
+  }
+
+  /** The intent row of a decision, cosigned when allowed. */
+  private async newIntent(
+    agent: Agent,
+    request: AuthorizationRequest,
+    idempotencyKey: string,
+    digest: string,
+    action: EvaluatedAction,
+    budgetId: string,
+    { decision, reserved, lostToken }: Settlement,
+  ): Promise<{ intent: NewIntent; cosignature: string | null }> {
+    const id = randomUUID();
+    decision.id = randomUUID();
+    const signed = decision.outcome === 'allowed' ? await this.cosign.sign(cosignSubject(id, action, decision)) : null;
+    const intent: NewIntent = {
+      id,
+      workspace_id: agent.workspace_id,
+      agent_id: agent.id,
+      budget_id: budgetId,
+      kind: request.kind,
+      action_type: action.action_type,
+      resource: action.resource,
+      amount_cents: action.cost_cents,
+      currency: action.currency,
+      state: lostToken ? 'failed' : STATE_OF[decision.outcome],
+      reserved_cents: reserved,
+      idempotency_key: idempotencyKey,
+      request_digest: digest,
+      http_status: outcomeStatus(decision.outcome),
+      trace_id: request.trace_id,
+      spend_token_id: request.spend_token_id,
+      failure_reason: lostToken ? 'spend_token_unusable' : null,
+      resolved_by_sub: null,
+      resolved_at: null,
+      ledger_transaction_id: null,
+      decision: decision as unknown as Record<string, unknown>,
+      decision_context: request.decision_context,
+      metadata: request.metadata,
+      cosignature: signed?.token ?? null,
+      cosign_expires_at: signed?.expires_at ?? null,
+      cosign_consumed_at: null,
+      consumed_by: null,
+    };
+    return { intent, cosignature: signed?.token ?? null };
   }
 
   /** The same evaluation with no intent, no reservation and no token use; only an audit event. */
   async simulate(agent: Agent, request: AuthorizationRequest): Promise<Decision> {
     const em = this.dataSource.manager;
-    const { decision, budget } = await this.evaluate(em, agent, request, false);
+    const inputs = await this.reads.inputs(em, inputsQuery(agent, request, null));
+    const { decision, budget } = await this.evaluate(em, agent, request, inputs, this.engine.fromJson(inputs.policiesJson), false);
     await this.audit.append(em, agent.workspace_id, {
       subject_type: 'Session',
       subject_id: budget.id,
@@ -173,13 +228,16 @@ export class AuthorizationService {
     };
   }
 
-  /** Reads what the decision needs and decides; `forUpdate` serialises windowed decisions of the agent. */
-  private async evaluate(em: EntityManager, agent: Agent, request: AuthorizationRequest, forUpdate: boolean) {
-    const budget = await this.budgets.find(agent.workspace_id, agent.id, request.budget_id, em);
+  /**
+   * Decides on what `inputs` read. The agent is judged as it is now (the key guard may hold it for a
+   * moment); `forUpdate` serialises windowed decisions of the agent.
+   */
+  private async evaluate(em: EntityManager, agent: Agent, request: AuthorizationRequest, inputs: DecisionInputs, policies: LoadedPolicies, forUpdate: boolean): Promise<Evaluation> {
+    if (inputs.agent?.status !== 'active') throw AgentKeyErrors.error('invalid_runtime_key');
+    const { budget } = inputs;
     if (!budget) throw notFound('budget');
     const token = request.spend_token_id ? await this.tokens.find(agent.workspace_id, request.spend_token_id, agent.id, em) : null;
     if (request.spend_token_id && (!token || token.budget_id !== budget.id)) throw notFound('spend token');
-    const policies = await this.engine.loadForAgent(em, agent.workspace_id, agent.id);
     const now = new Date();
     if (forUpdate && policies.compiled.windows.length) await this.intents.lockAgentWindows(em, agent.workspace_id, agent.id);
     const usage = await this.intents.windowUsage(em, agent.workspace_id, agent.id, policies.compiled.windows, now.getTime());
@@ -193,30 +251,33 @@ export class AuthorizationService {
       currency: budget.currency,
       metadata: request.metadata,
     };
-    return { action, budget, token, decision: decide({ action, agent, budget, policies, usage, token, now }) };
+    const current = { id: agent.id, mode: inputs.agent.mode, scopes: inputs.agent.scopes };
+    return { action, budget, token, decision: decide({ action, agent: current, budget, policies, usage, token, now }) };
   }
 
   /**
    * Takes the reservation and spends the token. Either can lose a race the evaluation could not
    * see; the decision then turns into the denial that race means, with nothing held.
    */
-  private async settle(em: EntityManager, agent: Agent, action: EvaluatedAction, budget: Budget, token: SpendToken | null, decision: Decision): Promise<Settlement> {
-    if (decision.outcome === 'denied') return { decision, reserved: 0 };
+  private async settle(em: EntityManager, agent: Agent, action: EvaluatedAction, budget: Evaluation['budget'], token: SpendToken | null, decision: Decision): Promise<Settlement> {
+    if (decision.outcome === 'denied') return { decision, reserved: 0, lostToken: false };
     let reserved = 0;
     if (action.cost_cents > 0) {
       const before = await this.reservations.reserve(em, agent.workspace_id, agent.id, budget.id, action.cost_cents);
-      if (before === null) return { decision: await this.refusedReservation(em, agent, action, decision), reserved: 0 };
+      if (before === null) return { decision: await this.refusedReservation(em, agent, action, decision), reserved: 0, lostToken: false };
       reserved = action.cost_cents;
       decision.headroom.session_remaining_cents = before;
     }
     if (token && !(await this.tokens.consume(em, agent.workspace_id, agent.id, token.id))) {
+      // The reference records the loser of a token race as a failed intent, its reservation released.
       await this.reservations.release(em, agent.workspace_id, agent.id, budget.id, reserved);
       return {
         decision: denial(decision, 'spend_token_unusable', { spend_token_id: token.id, status: 'consumed' }, remedy('new_spend_token', 'Another payment spent this token first; mint a new one')),
         reserved: 0,
+        lostToken: true,
       };
     }
-    return { decision, reserved };
+    return { decision, reserved, lostToken: false };
   }
 
   private async refusedReservation(em: EntityManager, agent: Agent, action: EvaluatedAction, decision: Decision): Promise<Decision> {
@@ -227,19 +288,28 @@ export class AuthorizationService {
     return denial(decision, refusal.rule as string, refusal.detail, refusal.remedy);
   }
 
-  private async record(em: EntityManager, intent: Intent, outcome: Outcome, agent: Agent): Promise<void> {
+  /** The audit row of a new intent; `event` is the outcome, or `failed` for a lost token race. */
+  private auditEntry(intent: NewIntent, event: Outcome | 'failed', agent: Agent, snapshot: Record<string, unknown>) {
     const names = auditNames(intent);
-    const presented = presentIntent(intent);
-    await this.audit.append(em, intent.workspace_id, {
-      subject_type: names.subject_type,
-      subject_id: intent.id,
-      action: `${names.prefix}.${outcome}`,
-      trace_id: intent.trace_id,
-      snapshot: presented,
-      actor: { type: 'agent', id: agent.id },
-    });
-    if (outcome === 'requires_approval') await this.webhooks.emit(em, intent.workspace_id, `${names.webhook}.requires_approval`, presented);
+    return { subject_type: names.subject_type, subject_id: intent.id, action: `${names.prefix}.${event}`, trace_id: intent.trace_id, snapshot, actor: { type: 'agent' as const, id: agent.id } };
   }
+
+  /** For the single-statement write, which fills in the timestamps and the reserved headroom. */
+  private auditOf(intent: NewIntent, event: Outcome, agent: Agent): IntentAudit {
+    const snapshot = presentIntent({ ...intent, created_at: null, updated_at: null } as unknown as Intent);
+    const headroomPath = [...(intent.kind === 'payment' ? ['decision_context'] : []), 'decision', 'headroom', 'session_remaining_cents'];
+    return { ...this.auditEntry(intent, event, agent, snapshot), headroomPath };
+  }
+
+  private async record(em: EntityManager, intent: Intent, event: Outcome | 'failed', agent: Agent): Promise<void> {
+    const entry = this.auditEntry(intent, event, agent, presentIntent(intent));
+    await this.audit.append(em, intent.workspace_id, entry);
+    if (event === 'requires_approval' || event === 'failed') await this.webhooks.emit(em, intent.workspace_id, `${auditNames(intent).webhook}.${event}`, entry.snapshot);
+  }
+}
+
+function inputsQuery(agent: Agent, request: AuthorizationRequest, idempotencyKey: string | null) {
+  return { workspaceId: agent.workspace_id, agentId: agent.id, budgetId: request.budget_id, kind: request.kind, idempotencyKey };
 }
 
 function denial(decision: Decision, rule: string, detail: Record<string, unknown>, r: Decision['remedy']): Decision {

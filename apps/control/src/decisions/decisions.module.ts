@@ -4,6 +4,7 @@ import { BudgetsModule } from '../budgets/budgets.module';
 import { CosignModule } from '../cosign/cosign.module';
 import { PoliciesModule } from '../policies/policies.module';
 import { SpendTokensModule } from '../spend-tokens/spend-tokens.module';
+import { AuthorizationRepository } from './authorization.repository';
 import { AuthorizationService } from './authorization.service';
 import { IntentLifecycleService } from './intent-lifecycle.service';
 import { IntentsRepository } from './intents.repository';
@@ -12,7 +13,7 @@ import { ReservationsRepository } from './reservations.repository';
 /** The authorization core the agent routes (actions, payments) and the approval routes share. */
 @Module({
   imports: [AgentsModule, BudgetsModule, SpendTokensModule, PoliciesModule, CosignModule],
-  providers: [IntentsRepository, ReservationsRepository, AuthorizationService, IntentLifecycleService],
+  providers: [IntentsRepository, ReservationsRepository, AuthorizationRepository, AuthorizationService, IntentLifecycleService],
   exports: [AgentsModule, IntentsRepository, ReservationsRepository, AuthorizationService, IntentLifecycleService],
 })
 export class DecisionsModule {}

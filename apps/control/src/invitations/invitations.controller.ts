@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiPlanLimit } from '../billing/plan-limit.openapi';
 import { ApiData, ApiPage } from '../common/openapi-responses';
 import { TraceId } from '../common/trace-id.decorator';
 import { CurrentIdentity, IdentityGuard } from '../identity/identity.guard';
@@ -59,6 +60,7 @@ export class InvitationsController {
 
   @Post('accept')
   @ApiData(AcceptedInvitationSchema, 201)
+  @ApiPlanLimit('the invitation is not open or you are already a member; or the plan has no member seat left (the invitation then stays open)')
   async accept(@CurrentIdentity() identity: Identity, @Body() { token }: InvitationTokenDto, @TraceId() traceId: string) {
     return { data: await this.invitations.accept(identity, token, traceId) };
   }

@@ -29,6 +29,7 @@ export class InvitationsRepository {
       .getMany();
   }
 
+  /** Unscoped on purpose: an invitation link carries only its token, and the token names the workspace. */
   findByDigest(tokenDigest: string): Promise<WorkspaceInvitation | null> {
     return this.dataSource.getRepository(WorkspaceInvitation).findOneBy({ token_digest: tokenDigest });
   }

@@ -103,11 +103,14 @@ export class InvitationsService {
    */
   async accept(identity: Identity, token: string, traceId: string): Promise<{ workspace_slug: string; role: string }> {
     const { invitation, workspace } = await this.open(token);
+    const alreadyMember = 'You are already a member of this workspace';
     try {
       return await this.dataSource.transaction(async (em) => {
         if (!(await this.invitations.close(em, workspace.id, invitation.id, 'accepted', identity.sub))) {
           throw unprocessable('The invitation is no longer open');
         }
+        // Checked before the plan so a full workspace still says why this accept is refused.
+        if (await this.memberships.findBySub(em, workspace.id, identity.sub)) throw unprocessable(alreadyMember);
         await this.billing.assertEntitled(em, workspace.id, { kind: 'members' });
         const membership = await this.workspaces.insertMembership(em, workspace.id, {
           user_sub: identity.sub,
@@ -127,7 +130,7 @@ export class InvitationsService {
         return { workspace_slug: workspace.slug, role: membership.role };
       });
     } catch (e) {
-      if (isUniqueViolation(e, 'workspace_memberships_workspace_id_user_sub_key')) throw unprocessable('You are already a member of this workspace');
+      if (isUniqueViolation(e, 'workspace_memberships_workspace_id_user_sub_key')) throw unprocessable(alreadyMember);
       throw e;
     }
   }

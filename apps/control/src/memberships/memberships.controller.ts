@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiPlanLimit } from '../billing/plan-limit.openapi';
 import { ApiData, ApiPage } from '../common/openapi-responses';
 import { ListQueryDto } from '../common/pagination';
 import { TraceId } from '../common/trace-id.decorator';
@@ -29,6 +30,7 @@ export class MembershipsController {
   @Post()
   @RequireCapability('manage_members')
   @ApiData(MembershipSchema, 201)
+  @ApiPlanLimit('already a member, or the plan has no member seat left')
   async add(@CurrentWorkspace() access: WorkspaceAccess, @Body() dto: CreateMembershipDto, @TraceId() traceId: string) {
     return { data: presentMembership(await this.memberships.add(access, dto, traceId)) };
   }

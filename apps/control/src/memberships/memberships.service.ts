@@ -43,8 +43,11 @@ export class MembershipsService {
 
   /** Seats a person directly, if the plan has a member seat left. */
   async add(access: WorkspaceAccess, dto: CreateMembershipDto, traceId: string): Promise<WorkspaceMembership> {
+    const alreadyMember = `${dto.user_sub} is already a member of this workspace`;
     try {
       return await this.dataSource.transaction(async (em) => {
+        // Checked before the plan so a full workspace still says why this add is refused.
+        if (await this.memberships.findBySub(em, access.workspace.id, dto.user_sub)) throw unprocessable(alreadyMember);
         await this.billing.assertEntitled(em, access.workspace.id, { kind: 'members' });
         const membership = await this.workspaces.insertMembership(em, access.workspace.id, {
           user_sub: dto.user_sub,
@@ -55,7 +58,7 @@ export class MembershipsService {
         return membership;
       });
     } catch (e) {
-      if (isUniqueViolation(e)) throw unprocessable(`${dto.user_sub} is already a member of this workspace`);
+      if (isUniqueViolation(e)) throw unprocessable(alreadyMember);
       throw e;
     }
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { AgentKeyCache } from '../agents/agent-key-cache';
 import { WorkspaceMembership } from './membership.entity';
 import { Workspace } from './workspace.entity';
 import { WorkspaceRole } from './workspace-roles';
@@ -12,7 +13,10 @@ export interface WorkspaceAccess {
 /** The caller's person (`sub`) is the scope of workspace lookups: nobody sees a workspace they are not in. */
 @Injectable()
 export class WorkspacesRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly agentKeys: AgentKeyCache,
+  ) {}
 
   insertWorkspace(em: EntityManager, fields: { name: string; slug: string }): Promise<Workspace> {
     return em.save(em.create(Workspace, fields));
@@ -57,9 +61,13 @@ export class WorkspacesRepository {
       .map((membership) => ({ workspace: byId.get(membership.workspace_id) as Workspace, membership }));
   }
 
-  /** Locks the workspace row: membership changes queue on it so the last-owner check cannot race. */
+  /**
+   * Locks the workspace row: membership changes queue on it so the last-owner check cannot race.
+   * NO KEY UPDATE, so rows inserted elsewhere that reference the workspace (intents, audit events:
+   * their foreign keys take KEY SHARE) are not held up meanwhile.
+   */
   async lock(em: EntityManager, workspaceId: string): Promise<void> {
-    await em.query(`SELECT id FROM workspaces WHERE id = $1 FOR UPDATE`, [workspaceId]);
+    await em.query(`SELECT id FROM workspaces WHERE id = $1 FOR NO KEY UPDATE`, [workspaceId]);
   }
 
   /**
@@ -73,6 +81,7 @@ export class WorkspacesRepository {
     )) as [unknown[], number];
     if (rows.length !== 1) return false;
     await em.query(`UPDATE agents SET status = 'revoked', updated_at = now() WHERE workspace_id = $1 AND status <> 'revoked'`, [workspaceId]);
+    this.agentKeys.forgetWorkspace(workspaceId);
     await em.query(
       `UPDATE workspace_invitations SET status = 'revoked', updated_at = now() WHERE workspace_id = $1 AND status = 'open'`,
       [workspaceId],

@@ -5,7 +5,7 @@ import { catchError, from, mergeMap, Observable, of, switchMap } from 'rxjs';
 import { LedgerErrors } from '../common/ledger-errors';
 import { IdempotencyErrors } from './idempotency-errors';
 import { KeyScope } from './idempotency.repository';
-import { fingerprintOf, IdempotencyService } from './idempotency.service';
+import { fingerprintOf, IdempotencyService, PendingKey } from './idempotency.service';
 
 export const IDEMPOTENCY_OPTIONS = Symbol('idempotencyOptions');
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -15,6 +15,24 @@ const KEY_PATTERN = /^[A-Za-z0-9_:.-]{1,255}$/;
 export interface IdempotentOptions {
   /** Whether a request without a key is refused (422 `missing_idempotency_key`); a function decides per request. */
   required?: boolean | ((req: Request) => boolean);
+  /**
+   * The handler stores the key itself, in the database transaction of its write
+   * (IdempotencyService.storeInWrite, read through @PendingIdempotency()), instead of the
+   * interceptor claiming it before and completing it after in transactions of their own.
+   */
+  inWrite?: boolean;
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** The request's idempotency key (header or body), once @Idempotent has read it. */
+      idempotencyKey?: string;
+      /** Set by @Idempotent({ inWrite: true }) when the request carries a key. */
+      pendingIdempotency?: PendingKey;
+    }
+  }
 }
 
 /** Header wins over the body's `idempotency_key`, which is removed so DTOs need not declare it. */
@@ -52,6 +70,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       if (required) throw IdempotencyErrors.error('missing_idempotency_key', { param: IDEMPOTENCY_HEADER });
       return next.handle();
     }
+    req.idempotencyKey = key;
     const grant = req.grant;
     // @Idempotent sits behind @RequireScope, whose guard has run by now.
     if (!grant) throw new Error('@Idempotent() needs @RequireScope on the same route');
@@ -64,6 +83,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
     };
     const ledger = String(grant.ledgerId ?? req.headers['x-ledger-id'] ?? req.query?.ledger_id ?? '');
     const fingerprint = fingerprintOf({ path: req.path, ledger, query: req.query, body: req.body });
+    if (options.inWrite) {
+      req.pendingIdempotency = { scope, fingerprint };
+      return next.handle();
+    }
 
     return from(this.idempotency.claim(scope, fingerprint)).pipe(
       switchMap((outcome) => {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { TenantScope } from '../common/mode';
 
 /** Where one key lives: the tenant, the client that sent it and the route it was sent to. */
@@ -24,6 +24,23 @@ function scopeParams(s: KeyScope) {
   return [s.organizationId, s.mode, s.clientId, s.route, s.key];
 }
 
+/** A key stored completed, with its response, by the write it belongs to. */
+export interface CompletedKey {
+  scope: KeyScope;
+  fingerprint: string;
+  status: number;
+  sealedBody: string;
+}
+
+/**
+ * When a request may take over a key row already there: its holder is presumed dead (in progress
+ * since before $stale, same request) or its completed result has expired (before $expired).
+ */
+const TAKE_OVER = (stale: string, expired: string) => `
+  WHERE (idempotency_keys.state = 'in_progress' AND idempotency_keys.locked_at < ${stale}
+         AND idempotency_keys.fingerprint = EXCLUDED.fingerprint)
+     OR (idempotency_keys.state = 'completed' AND idempotency_keys.completed_at < ${expired})`;
+
 @Injectable()
 export class IdempotencyRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -41,13 +58,46 @@ export class IdempotencyRepository {
        ON CONFLICT (organization_id, mode, client_id, route, key) DO UPDATE SET
          fingerprint = EXCLUDED.fingerprint, state = 'in_progress', locked_at = now(), created_at = now(),
          response_status = NULL, response_body = NULL, completed_at = NULL
-       WHERE (idempotency_keys.state = 'in_progress' AND idempotency_keys.locked_at < $7
-              AND idempotency_keys.fingerprint = EXCLUDED.fingerprint)
-          OR (idempotency_keys.state = 'completed' AND idempotency_keys.completed_at < $8)
+       ${TAKE_OVER('$7', '$8')}
        RETURNING 1`,
       [...scopeParams(scope), fingerprint, staleBefore, expiredBefore],
     );
     return rows.length === 1;
+  }
+
+  /**
+   * Stores keys already completed, inside the caller's transaction (`manager`) that writes what they
+   * name; one statement for all. Answers, in order, whether each was stored: false means the key is
+   * held or used by another request (a concurrent one is waited for: the unique index makes this
+   * insert wait for its commit or rollback).
+   */
+  async insertCompleted(manager: EntityManager, keys: CompletedKey[], staleBefore: Date, expiredBefore: Date | null): Promise<boolean[]> {
+    const rows: { n: string }[] = await manager.query(
+      `INSERT INTO idempotency_keys (organization_id, mode, client_id, route, key, fingerprint, state, completed_at, response_status, response_body)
+       SELECT x.org, x.mode, x.client, x.route, x.key, x.fingerprint, 'completed', now(), x.status, x.body
+       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[])
+         WITH ORDINALITY AS x(org, mode, client, route, key, fingerprint, status, body, n)
+       ORDER BY x.n
+       ON CONFLICT (organization_id, mode, client_id, route, key) DO UPDATE SET
+         fingerprint = EXCLUDED.fingerprint, state = 'completed', locked_at = now(), created_at = now(),
+         response_status = EXCLUDED.response_status, response_body = EXCLUDED.response_body, completed_at = now()
+       ${TAKE_OVER('$9', '$10')}
+       RETURNING client_id || ' ' || route || ' ' || key AS n`,
+      [
+        keys.map((k) => k.scope.organizationId),
+        keys.map((k) => k.scope.mode),
+        keys.map((k) => k.scope.clientId),
+        keys.map((k) => k.scope.route),
+        keys.map((k) => k.scope.key),
+        keys.map((k) => k.fingerprint),
+        keys.map((k) => k.status),
+        keys.map((k) => k.sealedBody),
+        staleBefore,
+        expiredBefore,
+      ],
+    );
+    const stored = new Set(rows.map((r) => r.n));
+    return keys.map((k) => stored.has(`${k.scope.clientId} ${k.scope.route} ${k.scope.key}`));
   }
 
   async find(scope: KeyScope): Promise<StoredKey | null> {

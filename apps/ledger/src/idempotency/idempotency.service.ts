@@ -1,15 +1,22 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
+import { EntityManager } from 'typeorm';
 import { SecretBox } from '@bursar/crypto';
 import { LOGGER } from '@bursar/service-kit';
 import { LedgerSettings } from '../config/ledger.settings';
 import { IdempotencyErrors } from './idempotency-errors';
-import { IdempotencyRepository, KeyScope } from './idempotency.repository';
+import { IdempotencyRepository, KeyScope, StoredKey } from './idempotency.repository';
 
 /** A request still "in progress" after this long is presumed dead and its key may be taken over. */
 export const IN_FLIGHT_TIMEOUT_MS = 60_000;
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
+/** A key the handler must store with its write: where it lives and what request it names. */
+export interface PendingKey {
+  scope: KeyScope;
+  fingerprint: string;
+}
 
 export type ClaimOutcome = { kind: 'claimed' } | { kind: 'replay'; status: number; body: unknown };
 
@@ -54,33 +61,65 @@ export class IdempotencyService implements OnModuleInit, OnModuleDestroy {
   async claim(scope: KeyScope, fingerprint: string): Promise<ClaimOutcome> {
     // A key released between our INSERT and SELECT is simply claimed on the next pass.
     for (let attempt = 0; attempt < 3; attempt++) {
-      const staleBefore = new Date(Date.now() - IN_FLIGHT_TIMEOUT_MS);
-      if (await this.keys.claim(scope, fingerprint, staleBefore, this.expiredBefore())) return { kind: 'claimed' };
+      if (await this.keys.claim(scope, fingerprint, this.staleBefore(), this.expiredBefore())) return { kind: 'claimed' };
       const stored = await this.keys.find(scope);
-      if (!stored) continue;
-      if (stored.fingerprint !== fingerprint) {
-        throw IdempotencyErrors.error('already_exists', {
-          param: 'Idempotency-Key',
-          hint: 'Use a new key for a different request; reuse a key only to retry the identical request',
-          details: { idempotency_key: scope.key },
-        });
-      }
-      if (stored.state === 'in_progress') {
-        throw IdempotencyErrors.error('in_progress', {
-          hint: 'Retry shortly with the same key to get the result',
-          details: { idempotency_key: scope.key },
-          headers: { 'Retry-After': '1' },
-        });
-      }
-      const body = stored.responseBody === null ? null : JSON.parse(this.box.decrypt(stored.responseBody, aadOf(scope)));
-      return { kind: 'replay', status: stored.responseStatus ?? 200, body };
+      if (stored) return this.answerStored(scope, fingerprint, stored);
     }
     throw IdempotencyErrors.error('in_progress', { details: { idempotency_key: scope.key }, headers: { 'Retry-After': '1' } });
   }
 
+  /**
+   * Stores keys of @Idempotent({ inWrite: true }) requests as completed, with their responses, in
+   * the database transaction (`manager`) of the write they name, so the key exists exactly when the
+   * write does. Answers whether each was stored; when one was not, the caller rolls back and asks
+   * answerTaken.
+   */
+  storeInWrite(manager: EntityManager, keys: (PendingKey & { status: number; body: unknown })[]): Promise<boolean[]> {
+    if (keys.length === 0) return Promise.resolve([]);
+    const rows = keys.map((k) => ({ scope: k.scope, fingerprint: k.fingerprint, status: k.status, sealedBody: this.seal(k.scope, k.body) }));
+    return this.keys.insertCompleted(manager, rows, this.staleBefore(), this.expiredBefore());
+  }
+
+  /** What a request whose key was taken gets: the replay, or 409; null when no row holds the key. */
+  async answerTaken(pending: PendingKey): Promise<ClaimOutcome | null> {
+    const stored = await this.keys.find(pending.scope);
+    return stored && this.answerStored(pending.scope, pending.fingerprint, stored);
+  }
+
+  /**
+   * A key someone holds: 409 `already_exists` for a different request, 409 `in_progress` while
+   * its holder runs, else the stored result to replay.
+   */
+  private answerStored(scope: KeyScope, fingerprint: string, stored: StoredKey): ClaimOutcome {
+    if (stored.fingerprint !== fingerprint) {
+      throw IdempotencyErrors.error('already_exists', {
+        param: 'Idempotency-Key',
+        hint: 'Use a new key for a different request; reuse a key only to retry the identical request',
+        details: { idempotency_key: scope.key },
+      });
+    }
+    if (stored.state === 'in_progress') {
+      throw IdempotencyErrors.error('in_progress', {
+        hint: 'Retry shortly with the same key to get the result',
+        details: { idempotency_key: scope.key },
+        headers: { 'Retry-After': '1' },
+      });
+    }
+    const body = stored.responseBody === null ? null : JSON.parse(this.box.decrypt(stored.responseBody, aadOf(scope)));
+    return { kind: 'replay', status: stored.responseStatus ?? 200, body };
+  }
+
   /** Stores the response sealed: replayed bodies can hold secrets shown once. */
   complete(scope: KeyScope, status: number, body: unknown): Promise<void> {
-    return this.keys.complete(scope, status, this.box.encrypt(JSON.stringify(body ?? null), aadOf(scope)));
+    return this.keys.complete(scope, status, this.seal(scope, body));
+  }
+
+  private seal(scope: KeyScope, body: unknown): string {
+    return this.box.encrypt(JSON.stringify(body ?? null), aadOf(scope));
+  }
+
+  private staleBefore(): Date {
+    return new Date(Date.now() - IN_FLIGHT_TIMEOUT_MS);
   }
 
   release(scope: KeyScope): Promise<void> {

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiError } from '@bursar/errors';
 import { DataSource, EntityManager } from 'typeorm';
 import { LedgerScope } from '../common/mode';
+import { IdempotencyService, PendingKey } from '../idempotency/idempotency.service';
 import { BooksWriter, KeyTaken, WriteOutcome } from './books-writer';
 import { TransactionPlan } from './transaction-plan';
 import { LockedAccount } from './transactions.repository';
@@ -10,12 +11,22 @@ import { LockedAccount } from './transactions.repository';
 /** Records a written transaction's events in its database transaction. */
 export type RecordEvents = (manager: EntityManager, outcome: WriteOutcome) => Promise<unknown>;
 
+/** An idempotency key stored with the write, holding the response `respond` builds from it. */
+export interface KeyWithResponse {
+  pending: PendingKey;
+  respond(outcome: WriteOutcome): unknown;
+}
+
+/** HTTP status stored with a create's key (a replay answers 200). */
+const CREATED = 201;
+
 type Settled = { ok: true; outcome: WriteOutcome } | { ok: false; error: unknown };
 
 interface Submission {
   scope: LedgerScope;
   plan: TransactionPlan;
   events: RecordEvents;
+  key: KeyWithResponse | null;
   resolve(outcome: WriteOutcome): void;
   reject(err: unknown): void;
 }
@@ -63,12 +74,14 @@ export class TransactionBatcher {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly writer: BooksWriter,
+    private readonly idempotency: IdempotencyService,
   ) {}
 
-  submit(scope: LedgerScope, plan: TransactionPlan, events: RecordEvents): Promise<WriteOutcome> {
+  /** Writes `plan` with its events and, when given, its idempotency `key` (rejects with KeyTaken when that is held). */
+  submit(scope: LedgerScope, plan: TransactionPlan, events: RecordEvents, key: KeyWithResponse | null = null): Promise<WriteOutcome> {
     return new Promise((resolve, reject) => {
       const lane = this.lanes.get(scope.ledgerId) ?? { queue: [], running: 0, held: new Map<string, number>() };
-      lane.queue.push({ scope, plan, events, resolve, reject });
+      lane.queue.push({ scope, plan, events, key, resolve, reject });
       this.lanes.set(scope.ledgerId, lane);
       this.pump(scope.ledgerId, lane);
     });
@@ -136,10 +149,20 @@ export class TransactionBatcher {
         await batch[index].events(manager, outcomes[i]);
         settled[index] = { ok: true, outcome: outcomes[i] };
       }
+      await this.storeKeys(manager, accepted.map(({ index }, i) => ({ key: batch[index].key, outcome: outcomes[i] })));
     } catch (error) {
+      // KeyTaken from the write itself means nothing was written: commit the rest of the batch.
       if (batch.length === 1 && error instanceof KeyTaken) return [{ ok: false, error }];
-      throw batch.length === 1 ? error : new BatchBroken(error);
+      throw batch.length === 1 || error instanceof BatchBroken ? error : new BatchBroken(error);
     }
     return settled;
+  }
+
+  /** One statement for the batch's idempotency keys; a held one breaks the batch (its write must roll back). */
+  private async storeKeys(manager: EntityManager, written: { key: KeyWithResponse | null; outcome: WriteOutcome }[]): Promise<void> {
+    const keyed = written.flatMap(({ key, outcome }) => (key ? [{ ...key.pending, status: CREATED, body: key.respond(outcome) }] : []));
+    const stored = await this.idempotency.storeInWrite(manager, keyed);
+    const held = keyed.find((_, i) => !stored[i]);
+    if (held) throw new BatchBroken(new KeyTaken(held.scope.key));
   }
 }

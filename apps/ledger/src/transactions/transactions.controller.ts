@@ -5,7 +5,9 @@ import { RequireScope } from '../auth/require-scope.decorator';
 import { ListPage } from '../common/envelope.interceptor';
 import { LedgerApiController } from '../common/ledger-api-controller.decorator';
 import { LedgerScope } from '../common/mode';
+import { PendingKey } from '../idempotency/idempotency.service';
 import { Idempotent } from '../idempotency/idempotent.decorator';
+import { PendingIdempotency } from '../idempotency/pending-idempotency.decorator';
 import { CurrentLedger } from '../ledgers/current-ledger.decorator';
 import { BulkTransactionsService } from './bulk-transactions.service';
 import { CorrectionsService } from './corrections.service';
@@ -39,7 +41,7 @@ export class TransactionsController {
 
   @Post()
   @RequireScope('ledger:write')
-  @Idempotent({ required: (req) => !isDryRun(req) })
+  @Idempotent({ required: (req) => !isDryRun(req), inWrite: true })
   @ApiOperation({
     summary:
       'Record a balanced transaction (422 unbalanced, currency_mismatch, unknown_account, insufficient_funds; 409 account_closed, ' +
@@ -50,6 +52,7 @@ export class TransactionsController {
     @Body() body: CreateTransactionDto,
     @Query() query: CreateTransactionQuery,
     @IdempotencyKeyHeader() key: string | null,
+    @PendingIdempotency() pending: PendingKey | null,
     @Res({ passthrough: true }) res: Response,
   ) {
     const expand = parseExpand(query.expand);
@@ -57,7 +60,7 @@ export class TransactionsController {
       res.status(200);
       return this.transactions.dryRun(ledger, body);
     }
-    return answer(res, await this.transactions.create(ledger, body, key, expand));
+    return answer(res, await this.transactions.create(ledger, body, key, expand, pending));
   }
 
   @Post('bulk')

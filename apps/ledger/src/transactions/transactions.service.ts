@@ -9,6 +9,7 @@ import { LedgerErrors } from '../common/ledger-errors';
 import { LedgerScope } from '../common/mode';
 import { Pagination } from '../common/pagination';
 import { EventsService } from '../events/events.service';
+import { IdempotencyService, PendingKey } from '../idempotency/idempotency.service';
 import { CompactAccount } from '../postings/posting.presenter';
 import { BooksWriter, deltasOf, KeyTaken, WriteOutcome } from './books-writer';
 import { CreateTransactionDto, TransactionBodyDto } from './dto/create-transaction.dto';
@@ -64,6 +65,7 @@ export class TransactionsService {
     private readonly batcher: TransactionBatcher,
     private readonly events: EventsService,
     private readonly pagination: Pagination,
+    private readonly idempotency: IdempotencyService,
   ) {}
 
   /** Normalizes a request into a plan; 422 `unbalanced` before any database work. */
@@ -113,15 +115,30 @@ export class TransactionsService {
     }
   }
 
-  /** A new transaction, written through the group-commit batcher. */
-  async create(scope: LedgerScope, body: PlannableBody, key: string | null, expand: Set<Expandable>): Promise<WriteResult> {
+  /**
+   * A new transaction, written through the group-commit batcher. With `pending` (a request's
+   * idempotency key) the key is stored in the same database transaction, holding the response.
+   */
+  async create(
+    scope: LedgerScope,
+    body: PlannableBody,
+    key: string | null,
+    expand: Set<Expandable>,
+    pending: PendingKey | null = null,
+  ): Promise<WriteResult> {
     const plan = this.planOf(body, key);
+    const respond = (outcome: WriteOutcome) => this.expandWritten(presentOutcome(outcome), outcome, expand);
     try {
-      const outcome = await this.batcher.submit(scope, plan, (manager, written) =>
-        this.events.record(manager, scope, 'transaction.created', written.transaction.id, presentOutcome(written)),
+      const outcome = await this.batcher.submit(
+        scope,
+        plan,
+        (manager, written) => this.events.record(manager, scope, 'transaction.created', written.transaction.id, presentOutcome(written)),
+        pending && { pending, respond },
       );
-      return { transaction: this.expandWritten(presentOutcome(outcome), outcome, expand), replayed: false };
+      return { transaction: respond(outcome), replayed: false };
     } catch (err) {
+      const answer = err instanceof KeyTaken && pending ? await this.idempotency.answerTaken(pending) : null;
+      if (answer?.kind === 'replay') return { transaction: answer.body as PresentedTransaction, replayed: true };
       return this.replayOrThrow(scope, err, expand);
     }
   }
