@@ -8,7 +8,7 @@ import { ApprovalsModule } from './approvals/approvals.module';
 import { STARTER_POLICY_WRITER } from './agents/starter-policy';
 import { AuditModule } from './audit/audit.module';
 import { BillingModule } from './billing/billing.module';
-import { NulCharactersModule } from './common/nul-characters.middleware';
+import { UnusableInputModule } from './common/unusable-input.middleware';
 import { RateLimitModule } from './common/rate-limit.module';
 import { BudgetsModule } from './budgets/budgets.module';
 import { ControlSettings } from './config/control.settings';
@@ -36,7 +36,7 @@ export class ControlAppModule {
       imports: [
         ServiceKitModule.forRoot({ serviceName: 'control', logger, redisUrl: settings.REDIS_URL }),
         TypeOrmModule.forRoot({ ...controlDataSourceOptions(settings.CONTROL_DATABASE_URL), retryAttempts: 0 }),
-        NulCharactersModule,
+        UnusableInputModule,
         RateLimitModule,
         AuditModule,
         WebhooksModule,

@@ -31,6 +31,10 @@ const BAD_QUERIES = [
   'subject_id=nope&subject_type=Nope',
   'trace_id=%00',
   'action=%00',
+  'limit=1&limit=2',
+  'starting_after[x]=1',
+  'agent_id[]=a&agent_id[]=b',
+  'token[]=inv_a',
 ];
 
 describe('bad input on the access routes', () => {
@@ -103,6 +107,10 @@ describe('bad input on the access routes', () => {
     const broken = await request(t.app.getHttpServer())
       .post('/control/v1/workspaces').set(bearer(owner)).set('content-type', 'application/json').send('{"name":');
     expect(broken.status).toBe(400);
+    // Deeply nested JSON must not overflow a recursive walk anywhere on the way.
+    const deep = `{"name":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+    const deepRes = await send('post', '/control/v1/workspaces', owner, deep);
+    expect([deepRes.status, deepRes.body]).toEqual([400, { error: expect.anything() }]);
     expect(await counts()).toBe(before);
   });
 

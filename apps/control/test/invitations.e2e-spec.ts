@@ -65,6 +65,16 @@ describe('invitations', () => {
     expect(n).toBe(1);
   });
 
+  it('pages open invitations oldest first with limit and starting_after', async () => {
+    const all = (await http().get(base).set(bearer(tokens.owner)).expect(200)).body.data.map((i: { id: string }) => i.id);
+    expect(all.length).toBeGreaterThanOrEqual(3);
+    const first = (await http().get(`${base}?limit=2`).set(bearer(tokens.owner)).expect(200)).body;
+    expect(first).toMatchObject({ has_more: true, next_cursor: all[1] });
+    expect(first.data.map((i: { id: string }) => i.id)).toEqual(all.slice(0, 2));
+    const rest = (await http().get(`${base}?limit=200&starting_after=${first.next_cursor}`).set(bearer(tokens.owner)).expect(200)).body;
+    expect(rest.data.map((i: { id: string }) => i.id)).toEqual(all.slice(2));
+  });
+
   it('looks a token up, accepts it once, and seats the person in the invited role', async () => {
     const { token } = (await invite({ email: 'n2@example.com', role: 'admin' }).expect(201)).body.data;
     const seen = await lookup(token, 'newbie').expect(200);

@@ -102,6 +102,11 @@ describe('payment intents', () => {
     const actions = await db().query(`SELECT action FROM audit_events WHERE subject_id = ANY($1) ORDER BY created_at`, [[a.id, b.id]]);
     expect(actions.map((e: { action: string }) => e.action)).toEqual(['payment_intent.allowed', 'payment_intent.executed', 'payment_intent.allowed', 'payment_intent.failed']);
     await http().get(`/control/v1/agent/payment_intents/${b.id}`).set(bearer(agent.key)).expect(200);
+    // budget.low went out when the budget first fell to 10%; later payments below the line repeat nothing.
+    const c = (await pay(s.t.app, agent, { amount_cents: 100 }).expect(201)).body.data;
+    await http().post(`/control/v1/agent/payment_intents/${c.id}/complete`).set(bearer(agent.key)).expect(200);
+    const lows = await db().query(`SELECT data FROM webhook_events WHERE type = 'budget.low' AND data->>'budget_id' = $1`, [agent.budgetId]);
+    expect(lows).toEqual([{ data: { budget_id: agent.budgetId, agent_id: agent.id, budget_cents: 10_000, remaining_cents: 500 } }]);
   });
 
   it('checks a cited spend token first: ceiling, pinned counterparty, unusable; consumes it on allow', async () => {
@@ -126,6 +131,39 @@ describe('payment intents', () => {
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => r.status === 403).every((r) => r.body.decision.rule === 'spend_token_unusable')).toBe(true);
     expect((await readBudget(s.t.app, agent)).remaining_cents).toBe(100_000 - 100);
+  });
+
+  it('records the loser of a token race as failed (spend_token_unusable), its reservation released', async () => {
+    const agent = await agentWithPolicy(s, { per_transaction_cap_cents: 50_000 });
+    const token = await mint(agent, { amount_ceiling_cents: 1_000 });
+    // A rival payment spends the token but has not committed: ours reads it `issued`, then waits on the row.
+    const rival = db().createQueryRunner();
+    await rival.startTransaction();
+    let pending: Promise<request.Response> | undefined;
+    try {
+      await rival.query(`UPDATE spend_tokens SET status = 'consumed', consumed_at = now() WHERE id = $1`, [token.id]);
+      pending = pay(s.t.app, agent, { amount_cents: 300, spend_token_id: token.id }).then((r) => r);
+      for (let waited = 0; ; waited += 20) {
+        const [blocked] = await db().query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%UPDATE spend_tokens%'`);
+        if (blocked.n > 0) break;
+        if (waited > 5_000) throw new Error('the payment never reached the token');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await rival.commitTransaction();
+    } finally {
+      if (rival.isTransactionActive) await rival.rollbackTransaction();
+      await rival.release();
+    }
+    const res = await (pending as Promise<request.Response>);
+    expect(res.status).toBe(403);
+    expect(res.body.data).toMatchObject({ state: 'failed', failure_reason: 'spend_token_unusable', spend_token_id: token.id });
+    expect(res.body.decision).toMatchObject({ outcome: 'denied', rule: 'spend_token_unusable', remedy: { kind: 'new_spend_token' } });
+    expect(res.body).not.toHaveProperty('cosignature');
+    expect((await readBudget(s.t.app, agent)).remaining_cents).toBe(100_000);
+    const [audit] = await db().query(`SELECT action FROM audit_events WHERE subject_id = $1`, [res.body.data.id]);
+    expect(audit.action).toBe('payment_intent.failed');
+    const [hook] = await db().query(`SELECT type FROM webhook_events WHERE data->>'id' = $1`, [res.body.data.id]);
+    expect(hook.type).toBe('payment.failed');
   });
 
   it('simulates a payment without recording or spending anything', async () => {

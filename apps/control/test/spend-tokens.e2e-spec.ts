@@ -89,6 +89,23 @@ describe('spend tokens', () => {
     expect(after).toBe(before);
   });
 
+  it('voids the unused tokens of a budget when it closes, and leaves spent or expired ones be', async () => {
+    const db = t.app.get(DataSource);
+    const budget = (await http().post('/control/v1/agent/budgets').set(bearer(key)).send({ budget_cents: 100 }).expect(201)).body.data.id;
+    const soon = new Date(Date.now() + 60_000).toISOString();
+    const [unused, expired, spent] = await Promise.all(
+      [{}, { expires_at: soon }, {}].map(async (extra) => (await mint({ budget_id: budget, amount_ceiling_cents: 10, ...extra }).expect(201)).body.data.id),
+    );
+    await db.query(`UPDATE spend_tokens SET expires_at = now() - interval '1 second' WHERE id = $1`, [expired]);
+    await db.query(`UPDATE spend_tokens SET status = 'consumed', consumed_at = now() WHERE id = $1`, [spent]);
+    await http().post(`/control/v1/agent/budgets/${budget}/close`).set(bearer(key)).expect(200);
+
+    const status = async (id: string) => (await http().get(`/control/v1/workspaces/tokens/spend_tokens/${id}`).set(bearer(viewer)).expect(200)).body.data.status;
+    expect([await status(unused), await status(expired), await status(spent)]).toEqual(['void', 'expired', 'consumed']);
+    const events = await db.query(`SELECT subject_id, snapshot->>'status' AS status FROM audit_events WHERE action = 'spend_token.voided'`);
+    expect(events).toEqual([{ subject_id: unused, status: 'void' }]);
+  });
+
   it('answers 404 for another agent’s budget or token, and 401 without a key', async () => {
     await mint({ budget_id: budgetId, amount_ceiling_cents: 10 }, otherKey).expect(404);
     const mine = (await mint({ budget_id: budgetId, amount_ceiling_cents: 10 }).expect(201)).body.data.id;

@@ -106,6 +106,18 @@ describe('control webhooks', () => {
     });
   });
 
+  it('lists endpoints a page at a time, newest first, restarting on an unknown cursor', async () => {
+    const [older, newer] = [await create(), await create()];
+    const list = async (query: string) => (await http().get(path(query)).set(bearer(member)).expect(200)).body;
+    const first = await list('?limit=1');
+    expect(first).toEqual({ data: [expect.objectContaining({ id: newer.id })], has_more: true, next_cursor: newer.id });
+    const second = await list(`?limit=1&starting_after=${first.next_cursor}`);
+    expect(second.data.map((e: { id: string }) => e.id)).toEqual([older.id]);
+    expect((await list(`?limit=1&starting_after=${older.id}`)).data).toEqual([]);
+    expect((await list('?starting_after=unknown')).data.map((e: { id: string }) => e.id)).toEqual([newer.id, older.id]);
+    await http().get(path('?limit=abc')).set(bearer(member)).expect(400);
+  });
+
   it('lists deliveries a page at a time', async () => {
     const endpoint = await create();
     const events = [await emit('budget.low', { id: 'a' }), await emit('budget.low', { id: 'b' })];

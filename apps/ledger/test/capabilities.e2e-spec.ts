@@ -23,6 +23,7 @@ describe('Capabilities, tenant suspension and plans', () => {
     expect(res.body.data).toMatchObject({
       object: 'capabilities',
       api_version: 'v1',
+      release: expect.any(String),
       ledger_capabilities_version: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       engine: expect.any(String),
       tenant_status: 'active',
@@ -33,6 +34,8 @@ describe('Capabilities, tenant suspension and plans', () => {
       conditional_posting: { error_code_on_mismatch: 'precondition_failed' },
       limits: { rate_reads_per_second: 100000, page_max_limit: 200, postings_page_max_limit: 500 },
       money_representation: { unit: 'minor', rounding: 'never' },
+      time: { clock: 'utc' },
+      reconciliation: { available: false },
       pagination: { style: 'cursor', default_limit: 50, max_limit: 200 },
       auth: { scheme: 'oauth2', algorithm: 'HS256', grant_types: ['client_credentials'] },
     });

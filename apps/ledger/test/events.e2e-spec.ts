@@ -43,6 +43,8 @@ describe('Events tail', () => {
       ledger_id: client.ledgerId,
       created_at: expect.any(String),
       data: { id: 'cash', object: 'account' },
+      // R1 clients read the body as payload.
+      payload: { id: 'cash', object: 'account' },
       livemode: false,
     });
   });

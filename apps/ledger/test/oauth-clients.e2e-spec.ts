@@ -60,7 +60,15 @@ describe('OAuth client management', () => {
     expect(list.body.data.map((c: { id: string }) => c.id)).toEqual([admin.clientId, created.id]);
   });
 
+  it('accepts the reference SDK short scope names and grants the full ones', async () => {
+    const res = await create({ scopes: ['read', 'period_close', 'clients:read'] }).expect(201);
+    expect(res.body.data.scopes).toEqual(['ledger:read', 'ledger:period_close', 'ledger:clients:read']);
+    const granted = await grant(res.body.data.id, res.body.data.client_secret).expect(200);
+    expect(granted.body.scope).toBe('ledger:read ledger:period_close ledger:clients:read');
+  });
+
   it.each([
+    [{ scopes: ['admin'] }, 'scopes'],
     [{ name: '' }, 'name'],
     [{ mode: 'prod' }, 'mode'],
     [{ scopes: ['ledger:everything'] }, 'scopes'],

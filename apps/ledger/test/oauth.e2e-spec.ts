@@ -86,6 +86,14 @@ describe('OAuth token endpoint and metadata', () => {
     expect(row.last_used_at).not.toBeNull();
   });
 
+  it('narrows to scopes asked by their short reference names', async () => {
+    const res = await token()
+      .set('Authorization', basic(client.clientId, client.clientSecret))
+      .send({ grant_type: 'client_credentials', scope: 'read period_close' })
+      .expect(200);
+    expect(res.body.scope).toBe('ledger:read ledger:period_close');
+  });
+
   it('URL-decodes both parts of HTTP Basic credentials', async () => {
     const encodedId = client.clientId.replace('_', '%5F');
     await token()

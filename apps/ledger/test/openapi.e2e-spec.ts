@@ -34,4 +34,31 @@ describe('OpenAPI document of the conventions', () => {
     expect(JSON.stringify(doc.paths['/ledger/v1/ledgers/{id}'].get.responses['200'])).toContain('#/components/schemas/LedgerResponse');
     expect(doc.components.schemas.CapabilitiesResponse.properties).toHaveProperty('organization_model');
   });
+
+  it.each([
+    ['/ledger/v1/account_templates', 'post', '201', 'AccountTemplateResponse'],
+    ['/ledger/v1/account_templates', 'get', '200', 'AccountTemplateResponse'],
+    ['/ledger/v1/account_templates/{name}', 'get', '200', 'AccountTemplateResponse'],
+    ['/ledger/v1/period_closes', 'post', '201', 'PeriodCloseResponse'],
+    ['/ledger/v1/period_closes', 'get', '200', 'PeriodCloseResponse'],
+    ['/ledger/v1/period_closes/{id}', 'get', '200', 'PeriodCloseResponse'],
+    ['/ledger/v1/period_closes/{id}/reopen', 'post', '200', 'PeriodCloseResponse'],
+    ['/ledger/v1/reports/trial_balance', 'get', '200', 'TrialBalanceReport'],
+    ['/ledger/v1/reports/balance_sheet', 'get', '200', 'BalanceSheetReport'],
+    ['/ledger/v1/reports/income_statement', 'get', '200', 'IncomeStatementReport'],
+    ['/ledger/v1/reports/cash_flow', 'get', '200', 'CashFlowReport'],
+    ['/ledger/v1/oauth_clients/{id}', 'delete', '200', 'DeletedOauthClientResponse'],
+    ['/oauth/token', 'post', '200', 'TokenResponse'],
+    ['/.well-known/oauth-authorization-server', 'get', '200', 'AuthorizationServerMetadataResponse'],
+  ])('documents the response schema of %s %s', (path, method, status, schema) => {
+    expect(JSON.stringify(doc.paths[path][method].responses[status])).toContain(`#/components/schemas/${schema}`);
+    expect(Object.keys(doc.components.schemas[schema].properties ?? {}).length).toBeGreaterThan(2);
+  });
+
+  it('documents the bodies clients send to the OAuth routes', () => {
+    expect(doc.components.schemas.CreateOauthClientDto.properties).toEqual(
+      expect.objectContaining({ name: expect.anything(), mode: expect.anything(), scopes: expect.anything(), ledger_id: expect.anything() }),
+    );
+    expect(JSON.stringify(doc.paths['/oauth/token'].post)).toContain('application/x-www-form-urlencoded');
+  });
 });

@@ -98,7 +98,7 @@ describe('Ledger webhooks', () => {
     });
     const read = await api.get(`/webhook_endpoints/${created.id}`).expect(200);
     expect(read.body.data).not.toHaveProperty('signing_secret');
-    const list = await api.get('/webhook_endpoints?limit=1').expect(200);
+    const list = await api.get('/webhook_endpoints?limit=1000&cursor=anything').expect(200);
     expect(list.body).toMatchObject({ object: 'list', has_more: false, next_cursor: null, livemode: false });
     expect(list.body.data.map((e: { id: string }) => e.id)).toEqual([created.id]);
     const stored = await t.app.get(DataSource).query('SELECT secret_sealed FROM webhook_endpoints WHERE id = $1', [created.id]);

@@ -15,8 +15,8 @@ import { redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit
  * after a baseline of a route that touches no database.
  * BENCH_SECONDS (default 10) per scenario. Each scenario also reports the cost of a transfer that
  * does not depend on how loaded the machine is: the service's database round trips and the
- * database's commits per transfer, and how busy autocannon kept this process (to show it is not
- * the bottleneck). BENCH_CPU_PROF=<dir> writes a CPU profile of the service there.
+ * database transactions (commits, read-only ones included) per transfer, and how busy autocannon kept this process (to show it is not
+ * the bottleneck). BENCH_CPU_PROF=<file.cpuprofile> writes a CPU profile of the service there.
  * Afterwards the books are checked: every 2xx wrote exactly one transaction, every currency nets
  * to zero and every balance row equals the sum of its postings.
  */
@@ -46,7 +46,7 @@ function perTransfer(before: Costs, after: Costs, transfers: number) {
   const cpuMs = (after.cpu.user + after.cpu.system - before.cpu.user - before.cpu.system) / 1000;
   return {
     'db round trips/transfer': (after.roundTrips - before.roundTrips) / transfers,
-    'commits/transfer': (after.commits - before.commits) / transfers,
+    'db transactions/transfer': (after.commits - before.commits) / transfers,
     'bench process CPU %': (100 * cpuMs) / (after.at - before.at),
   };
 }
@@ -155,10 +155,8 @@ async function main(): Promise<void> {
   const serviceEnv = {
     ...env,
     BENCH_ROUND_TRIPS_FILE: roundTripsFile,
-    NODE_OPTIONS: [
-      `--require ${path.join(__dirname, 'ledger-round-trips.preload.js')}`,
-      ...(process.env.BENCH_CPU_PROF ? [`--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
-    ].join(' '),
+    NODE_OPTIONS: `--require ${path.join(__dirname, 'ledger-round-trips.preload.js')}`,
+    ...(process.env.BENCH_CPU_PROF && { BENCH_CPU_PROF_FILE: process.env.BENCH_CPU_PROF }),
   };
   const pg = new Client({ connectionString: db.url });
   let app: Awaited<ReturnType<typeof startAppProcess>> | undefined;

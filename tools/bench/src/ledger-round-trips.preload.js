@@ -1,11 +1,25 @@
 /*
  * Preloaded into the benchmarked service (NODE_OPTIONS=--require) by ledger-bench.ts: counts the
  * service's database round trips (every pg Client#query call is one) and keeps the running total
- * in BENCH_ROUND_TRIPS_FILE, which the benchmark reads between scenarios. Plain JS because it
- * loads before the TypeScript register hook.
+ * in BENCH_ROUND_TRIPS_FILE, which the benchmark reads between scenarios; with BENCH_CPU_PROF_FILE
+ * it also records a CPU profile of the whole run (NODE_OPTIONS may not carry --cpu-prof). Plain JS
+ * because it loads before the TypeScript register hook.
  */
 const { writeFileSync } = require('node:fs');
+const { Session } = require('node:inspector');
 const { Client } = require('pg');
+
+const profileFile = process.env.BENCH_CPU_PROF_FILE;
+if (profileFile) {
+  const session = new Session();
+  session.connect();
+  session.post('Profiler.enable');
+  session.post('Profiler.start');
+  // The benchmark stops the service with SIGTERM; session callbacks run synchronously.
+  process.once('SIGTERM', () =>
+    session.post('Profiler.stop', (err, result) => err || writeFileSync(profileFile, JSON.stringify(result.profile))),
+  );
+}
 
 const file = process.env.BENCH_ROUND_TRIPS_FILE;
 if (file) {

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { Agent } from './agent.entity';
 
 /**
- * How long a replica reuses the agent row a presented key found. A suspension or revocation made
- * on another replica reaches this one's agent routes within this; on this replica it is immediate,
- * and decisions re-read the agent in their own statement whatever this holds.
+ * How long a replica reuses the agent row a presented key found: the bound on how long a suspension
+ * or revocation takes to reach the other agent routes (changes made on this replica drop the entry
+ * at once). Decisions re-read the agent in their own statement whatever this holds.
  */
 const TTL_MS = 2_000;
 const MAX_ENTRIES = 10_000;

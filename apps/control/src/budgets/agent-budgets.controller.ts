@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Agent } from '../agents/agent.entity';
 import { AgentKeyGuard, CurrentAgent } from '../agents/agent-key.guard';
 import { ApiData } from '../common/openapi-responses';
@@ -30,6 +30,11 @@ export class AgentBudgetsController {
 
   @Post(':id/close')
   @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Close the budget: its unspent headroom goes back to the parent and its unused spend tokens become void. ' +
+      'Closing a closed budget changes nothing; 422 while a child budget is open',
+  })
   @ApiData(BudgetSchema)
   async close(@CurrentAgent() agent: Agent, @Param('id', ParseUUIDPipe) id: string, @TraceId() traceId: string) {
     return { data: presentBudget(await this.budgets.close(agent, id, traceId)) };

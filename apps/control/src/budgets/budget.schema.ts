@@ -5,9 +5,9 @@ export class BudgetSchema {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid' }) agent_id: string;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) parent_budget_id: string | null;
-  @ApiProperty() budget_cents: number;
-  @ApiProperty() spent_cents: number;
-  @ApiProperty() remaining_cents: number;
+  @ApiProperty({ type: 'integer' }) budget_cents: number;
+  @ApiProperty({ type: 'integer' }) spent_cents: number;
+  @ApiProperty({ type: 'integer' }) remaining_cents: number;
   @ApiProperty({ example: 'USD' }) currency: string;
   @ApiProperty({ enum: ['active', 'exhausted', 'closed'] }) status: string;
   @ApiProperty({ format: 'date-time' }) created_at: string;

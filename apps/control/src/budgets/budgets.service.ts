@@ -4,6 +4,8 @@ import type { Agent } from '../agents/agent.entity';
 import { AuditService } from '../audit/audit.service';
 import { notFound, unprocessable } from '../common/control-errors';
 import { ListQueryDto, mapPage } from '../common/pagination';
+import { presentSpendToken } from '../spend-tokens/spend-token.presenter';
+import { SpendTokensRepository } from '../spend-tokens/spend-tokens.repository';
 import { Budget } from './budget.entity';
 import { BudgetErrors } from './budget.errors';
 import { BudgetsRepository } from './budgets.repository';
@@ -35,6 +37,7 @@ export class BudgetsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly budgets: BudgetsRepository,
+    private readonly tokens: SpendTokensRepository,
     private readonly audit: AuditService,
   ) {}
 
@@ -78,7 +81,10 @@ export class BudgetsService {
     return (await this.budgets.findInWorkspace(workspaceId, id)) ?? Promise.reject(notFound('budget'));
   }
 
-  /** Closes the budget and hands its unspent headroom back to the parent; closing twice changes nothing. */
+  /**
+   * Closes the budget, hands its unspent headroom back to the parent and voids its unused spend
+   * tokens; closing twice changes nothing.
+   */
   async close(agent: Agent, id: string, traceId: string): Promise<Budget> {
     return this.dataSource.transaction(async (em) => {
       const closed = await this.budgets.close(em, agent.workspace_id, agent.id, id);
@@ -92,6 +98,16 @@ export class BudgetsService {
         await this.budgets.returnToParent(em, agent.workspace_id, agent.id, budget.parent_budget_id, closed.unspent);
       }
       await this.record(em, budget, 'session.closed', traceId);
+      for (const token of await this.tokens.voidUnused(em, agent.workspace_id, agent.id, id)) {
+        await this.audit.append(em, agent.workspace_id, {
+          subject_type: 'SpendToken',
+          subject_id: token.id,
+          action: 'spend_token.voided',
+          trace_id: traceId,
+          snapshot: presentSpendToken(token),
+          actor: { type: 'agent', id: agent.id },
+        });
+      }
       return budget;
     });
   }

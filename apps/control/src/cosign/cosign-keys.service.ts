@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { importJWK, type CryptoKey } from 'jose';
+import { createPrivateKey, createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { generateEs256KeyPair, type JWK, SecretBox } from '@bursar/crypto';
 import { ControlSettings } from '../config/control.settings';
@@ -12,8 +12,8 @@ const REFRESH_MS = 30_000;
 const UNKNOWN_KID_RELOAD_MS = 1_000;
 
 interface LoadedKeys {
-  signing: { kid: string; key: CryptoKey } | null;
-  verifying: Map<string, CryptoKey>;
+  signing: { kid: string; key: KeyObject } | null;
+  verifying: Map<string, KeyObject>;
   published: JWK[];
   loadedAt: number;
 }
@@ -32,7 +32,7 @@ function publicJwk(jwk: JWK): JWK {
 
 /**
  * Cosigning keys: created on first boot when cosigning is configured, rotated by the admin CLI,
- * held in memory imported (signing must not re-import a JWK per request), reloaded periodically.
+ * held in memory as node:crypto keys (signing must not re-import a JWK per request), reloaded periodically.
  */
 @Injectable()
 export class CosignKeysService implements OnModuleInit {
@@ -72,11 +72,11 @@ export class CosignKeysService implements OnModuleInit {
     return created;
   }
 
-  async signingKey(): Promise<{ kid: string; key: CryptoKey } | null> {
+  async signingKey(): Promise<{ kid: string; key: KeyObject } | null> {
     return (await this.current()).signing;
   }
 
-  async verifyingKey(kid: string): Promise<CryptoKey | undefined> {
+  async verifyingKey(kid: string): Promise<KeyObject | undefined> {
     let keys = await this.current();
     if (!keys.verifying.has(kid) && Date.now() - keys.loadedAt > UNKNOWN_KID_RELOAD_MS) keys = await this.reload();
     return keys.verifying.get(kid);
@@ -123,13 +123,13 @@ export class CosignKeysService implements OnModuleInit {
 
   private async read(): Promise<LoadedKeys> {
     const rows = await this.keys.all();
-    const verifying = new Map<string, CryptoKey>();
+    const verifying = new Map<string, KeyObject>();
     let signing: LoadedKeys['signing'] = null;
     for (const row of rows) {
-      verifying.set(row.kid, (await importJWK(row.public_jwk, ALG)) as CryptoKey);
+      verifying.set(row.kid, createPublicKey({ key: row.public_jwk as JsonWebKey, format: 'jwk' }));
       if (row.status === 'active' && !signing) {
-        const privateJwk = JSON.parse(this.box.decrypt(row.private_jwk_sealed, aad(row.kid))) as JWK;
-        signing = { kid: row.kid, key: (await importJWK(privateJwk, ALG)) as CryptoKey };
+        const privateJwk = JSON.parse(this.box.decrypt(row.private_jwk_sealed, aad(row.kid))) as JsonWebKey;
+        signing = { kid: row.kid, key: createPrivateKey({ key: privateJwk, format: 'jwk' }) };
       }
     }
     this.loaded = { signing, verifying, published: rows.map((r) => r.public_jwk), loadedAt: Date.now() };

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { compactVerify, decodeProtectedHeader, errors, SignJWT } from 'jose';
 import { ControlSettings } from '../config/control.settings';
+import { signEs256, verifyEs256 } from './compact-jws';
 import { CosignKeysService } from './cosign-keys.service';
 import { CosignaturesRepository, SpendableIntent } from './cosignatures.repository';
 
@@ -108,7 +108,7 @@ export class CosignService {
       ...subject,
       ...claims,
     };
-    const token = await new SignJWT(payload).setProtectedHeader({ alg: 'ES256', kid: signing.kid, typ: 'JWT' }).sign(signing.key);
+    const token = signEs256({ kid: signing.kid, typ: 'JWT' }, payload, signing.key);
     return { token, expires_at: new Date(payload.exp * 1000) };
   }
 
@@ -129,24 +129,9 @@ export class CosignService {
 
   /** Signature, issuer and time checks; no database read. */
   private async checkToken(token: string): Promise<Claims | InvalidCosignature> {
-    let kid: unknown;
-    try {
-      const header = decodeProtectedHeader(token);
-      if (header.alg !== 'ES256' || token.split('.').length !== 3) return invalid('malformed');
-      kid = header.kid;
-    } catch {
-      return invalid('malformed');
-    }
-    if (typeof kid !== 'string') return invalid('malformed');
-    const key = await this.keys.verifyingKey(kid);
-    if (!key) return invalid('unknown_key');
-    let claims: Record<string, unknown>;
-    try {
-      const { payload } = await compactVerify(token, key, { algorithms: ['ES256'] });
-      claims = JSON.parse(new TextDecoder().decode(payload)) as Record<string, unknown>;
-    } catch (e) {
-      return invalid(e instanceof errors.JWSSignatureVerificationFailed ? 'bad_signature' : 'malformed');
-    }
+    const checked = await verifyEs256(token, (kid) => this.keys.verifyingKey(kid));
+    if (typeof checked === 'string') return invalid(checked);
+    const claims = checked.payload as Record<string, unknown> | null;
     if (typeof claims !== 'object' || claims === null || !wellFormed(claims)) return invalid('malformed');
     if (claims.iss !== this.settings.COSIGN_ISSUER) return invalid('wrong_issuer');
     const now = Math.floor(Date.now() / 1000);

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import type { Pool } from 'pg';
+import { DataSource, EntityManager } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { AgentStatus } from '../agents/agent.entity';
 import type { AgentMode } from '../agents/agent-key';
 import type { AuditEntry } from '../audit/audit.repository';
@@ -63,12 +65,29 @@ const iso = (column: string) => `to_jsonb(to_char(${column} AT TIME ZONE 'UTC', 
  */
 @Injectable()
 export class AuthorizationRepository {
-  /** With an idempotency key, also takes (or probes, see `locked`) the key's advisory lock. */
-  async inputs(em: EntityManager, q: InputsQuery): Promise<DecisionInputs> {
+  private readonly pool: Pool;
+
+  constructor(dataSource: DataSource) {
+    this.pool = (dataSource.driver as PostgresDriver).master as Pool;
+  }
+
+  /**
+   * Inside a transaction (`em`) a plain query; outside, a named prepared statement, which each pooled
+   * connection parses and plans once: these run on every authorization and every simulation.
+   */
+  private async run<T>(em: EntityManager | null, name: string, text: string, values: unknown[]): Promise<T[]> {
+    if (em) return (await em.query(text, values)) as T[];
+    return (await this.pool.query({ name, text, values })).rows as T[];
+  }
+
+  /** With an idempotency key, also takes (or probes, see `locked`) the key's advisory lock. `em` null: no transaction. */
+  async inputs(em: EntityManager | null, q: InputsQuery): Promise<DecisionInputs> {
     const params: unknown[] = [q.workspaceId, q.agentId, q.budgetId, q.kind, q.idempotencyKey];
     const keyed = q.idempotencyKey !== null;
     if (keyed) params.push(`intent:${q.workspaceId}:${q.agentId}:${q.kind}:${q.idempotencyKey}`);
-    const [row] = (await em.query(
+    const [row] = await this.run<{ locked: boolean; existing_id: string | null; agent: DecisionInputs['agent']; budget: RawBudget | null; policies: string }>(
+      em,
+      keyed ? 'control_decision_inputs_keyed' : 'control_decision_inputs',
       `SELECT ${keyed ? 'pg_try_advisory_xact_lock(hashtextextended($6, 0))' : 'true'} AS locked,
               (SELECT id FROM intents WHERE workspace_id = $1 AND agent_id = $2 AND kind = $4 AND idempotency_key = $5) AS existing_id,
               (SELECT json_build_object('status', a.status, 'mode', a.mode, 'scopes', a.scopes)
@@ -78,7 +97,7 @@ export class AuthorizationRepository {
                  FROM budgets b WHERE b.workspace_id = $1 AND b.agent_id = $2 AND b.id = $3) AS budget,
               ${activePoliciesJson('$1', '$2')} AS policies`,
       params,
-    )) as { locked: boolean; existing_id: string | null; agent: DecisionInputs['agent']; budget: RawBudget | null; policies: string }[];
+    );
     const budget = row.budget && {
       ...row.budget,
       budget_cents: parseCents(row.budget.budget_cents),
@@ -88,13 +107,24 @@ export class AuthorizationRepository {
     return { locked: row.locked, existingId: row.existing_id, agent: row.agent, budget, policiesJson: row.policies };
   }
 
+  /** A simulation's audit row, outside any transaction (it records nothing else). */
+  async recordSimulation(workspaceId: string, entry: AuditEntry): Promise<void> {
+    await this.run(
+      null,
+      'control_record_simulation',
+      `INSERT INTO audit_events (workspace_id, subject_type, subject_id, action, trace_id, snapshot, actor_type, actor_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [workspaceId, entry.subject_type, entry.subject_id, entry.action, entry.trace_id, JSON.stringify(entry.snapshot), entry.actor?.type ?? null, entry.actor?.id ?? null],
+    );
+  }
+
   /**
    * Reserves `intent.reserved_cents` (when above zero) and inserts the intent and its audit row, all
    * or nothing in one statement. The decision's session headroom becomes what the budget had left
    * just before this reservation. Null when the reservation no longer fits: nothing was written.
    * A concurrent twin of the idempotency key fails the insert on its unique key.
    */
-  async record(em: EntityManager, intent: NewIntent, audit: IntentAudit): Promise<{ created_at: Date; updated_at: Date; before: number | null } | null> {
+  async record(intent: NewIntent, audit: IntentAudit): Promise<{ created_at: Date; updated_at: Date; before: number | null } | null> {
     const params = intentInsertValues(intent);
     const param = (value: unknown) => `$${params.push(value)}`;
     const p = (column: (typeof INSERT_COLUMNS)[number]) => `$${INSERT_COLUMNS.indexOf(column) + 1}`;
@@ -102,7 +132,9 @@ export class AuthorizationRepository {
     const values = INSERT_COLUMNS.map((c) =>
       c === 'decision' ? `CASE WHEN r.before IS NULL THEN ${p(c)}::jsonb ELSE jsonb_set(${p(c)}::jsonb, '{headroom,session_remaining_cents}', to_jsonb(r.before)) END` : p(c),
     );
-    const rows = (await em.query(
+    const rows = await this.run<{ created_at: Date; updated_at: Date; before: string | null }>(
+      null,
+      'control_record_intent',
       `WITH reserved AS (
          ${reserveStatement({ workspace: p('workspace_id'), agent: p('agent_id'), budget: p('budget_id'), amount: p('reserved_cents'), when: `${reserving}::boolean` })} AS before
        ), intent AS (
@@ -122,7 +154,7 @@ export class AuthorizationRepository {
        )
        SELECT i.created_at, i.updated_at, r.before::text AS before FROM intent i LEFT JOIN reserved r ON true`,
       params,
-    )) as { created_at: Date; updated_at: Date; before: string | null }[];
+    );
     if (!rows.length) return null;
     const [row] = rows;
     return { created_at: row.created_at, updated_at: row.updated_at, before: row.before === null ? null : parseCents(row.before) };

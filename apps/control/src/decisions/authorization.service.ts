@@ -110,7 +110,7 @@ export class AuthorizationService {
    */
   private async authorizeDirectly(agent: Agent, request: AuthorizationRequest, idempotencyKey: string, digest: string): Promise<Authorization | null> {
     const em = this.dataSource.manager;
-    const inputs = await this.reads.inputs(em, inputsQuery(agent, request, idempotencyKey));
+    const inputs = await this.reads.inputs(null, inputsQuery(agent, request, idempotencyKey));
     if (!inputs.locked) throw IdempotencyErrors.error('idempotency_conflict');
     if (inputs.existingId) return null;
     const policies = this.engine.fromJson(inputs.policiesJson);
@@ -119,7 +119,7 @@ export class AuthorizationService {
     if (decision.outcome === 'requires_approval') return null;
     const reserved = decision.outcome === 'allowed' ? action.cost_cents : 0;
     const { intent, cosignature } = await this.newIntent(agent, request, idempotencyKey, digest, action, budget.id, { decision, reserved, lostToken: false });
-    const written = await this.reads.record(em, intent, this.auditOf(intent, decision.outcome, agent));
+    const written = await this.reads.record(intent, this.auditOf(intent, decision.outcome, agent));
     if (!written) return null;
     if (written.before !== null) decision.headroom.session_remaining_cents = written.before;
     const recorded: Intent = { ...intent, created_at: written.created_at, updated_at: written.updated_at };
@@ -189,10 +189,9 @@ export class AuthorizationService {
 
   /** The same evaluation with no intent, no reservation and no token use; only an audit event. */
   async simulate(agent: Agent, request: AuthorizationRequest): Promise<Decision> {
-    const em = this.dataSource.manager;
-    const inputs = await this.reads.inputs(em, inputsQuery(agent, request, null));
-    const { decision, budget } = await this.evaluate(em, agent, request, inputs, this.engine.fromJson(inputs.policiesJson), false);
-    await this.audit.append(em, agent.workspace_id, {
+    const inputs = await this.reads.inputs(null, inputsQuery(agent, request, null));
+    const { decision, budget } = await this.evaluate(this.dataSource.manager, agent, request, inputs, this.engine.fromJson(inputs.policiesJson), false);
+    await this.reads.recordSimulation(agent.workspace_id, {
       subject_type: 'Session',
       subject_id: budget.id,
       action: 'action.simulated',

@@ -10,7 +10,7 @@ import { auditNames, presentIntent } from './intent.presenter';
 import { IntentScope, IntentsRepository } from './intents.repository';
 import { ReservationsRepository } from './reservations.repository';
 
-/** `budget.low` fires when what is left falls to this share of the budget or less. */
+/** `budget.low` fires once per budget, on the first executed payment that leaves this share of it or less. */
 const LOW_BUDGET_SHARE = 0.1;
 
 interface Move {
@@ -130,8 +130,9 @@ export class IntentLifecycleService {
     const amount = intent.amount_cents;
     if (what === 'release') await this.reservations.release(em, intent.workspace_id, intent.agent_id, intent.budget_id, amount);
     if (what !== 'spend') return null;
-    const after = await this.reservations.spend(em, intent.workspace_id, intent.agent_id, intent.budget_id, amount);
-    if (intent.kind !== 'payment' || after.remaining > after.budget * LOW_BUDGET_SHARE) return null;
+    const payment = intent.kind === 'payment';
+    const after = await this.reservations.spend(em, intent.workspace_id, intent.agent_id, intent.budget_id, amount, payment ? LOW_BUDGET_SHARE : null);
+    if (!after.lowNotice) return null;
     return { budget_id: intent.budget_id, agent_id: intent.agent_id, budget_cents: after.budget, remaining_cents: after.remaining };
   }
 }

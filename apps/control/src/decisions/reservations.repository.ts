@@ -47,15 +47,32 @@ export class ReservationsRepository {
     );
   }
 
-  /** Turns a reservation into spend; answers the budget's size and what is left after. */
-  async spend(em: EntityManager, workspaceId: string, agentId: string, budgetId: string, amount: number): Promise<{ budget: number; remaining: number }> {
-    const [rows] = (await em.query(
-      `UPDATE budgets
-          SET reserved_cents = reserved_cents - $4, spent_cents = spent_cents + $4, updated_at = now()
-        WHERE id = $3 AND workspace_id = $1 AND agent_id = $2
-        RETURNING budget_cents::text AS budget, (budget_cents - spent_cents - reserved_cents)::text AS remaining`,
-      [workspaceId, agentId, budgetId, amount],
-    )) as [{ budget: string; remaining: string }[], number];
-    return { budget: parseCents(rows[0].budget), remaining: parseCents(rows[0].remaining) };
+  /**
+   * Turns a reservation into spend; answers the budget's size, what is left after, and `lowNotice`:
+   * true for the one spend (ever, per budget) with `notifyLowAt` set that leaves that share of the
+   * budget or less, which the row then records so no later spend repeats it.
+   */
+  async spend(
+    em: EntityManager,
+    workspaceId: string,
+    agentId: string,
+    budgetId: string,
+    amount: number,
+    notifyLowAt: number | null,
+  ): Promise<{ budget: number; remaining: number; lowNotice: boolean }> {
+    const rows = (await em.query(
+      `UPDATE budgets b
+          SET reserved_cents = b.reserved_cents - $4, spent_cents = b.spent_cents + $4, updated_at = now(),
+              low_notified_at = CASE WHEN $5::numeric IS NOT NULL AND b.low_notified_at IS NULL
+                                      AND (b.budget_cents - b.spent_cents - b.reserved_cents)::numeric <= b.budget_cents * $5::numeric
+                                     THEN now() ELSE b.low_notified_at END
+         FROM (SELECT low_notified_at FROM budgets WHERE id = $3 AND workspace_id = $1 AND agent_id = $2 FOR UPDATE) AS before
+        WHERE b.id = $3 AND b.workspace_id = $1 AND b.agent_id = $2
+        RETURNING b.budget_cents::text AS budget, (b.budget_cents - b.spent_cents - b.reserved_cents)::text AS remaining,
+                  before.low_notified_at IS NULL AND b.low_notified_at IS NOT NULL AS low_notice`,
+      [workspaceId, agentId, budgetId, amount, notifyLowAt],
+    )) as [{ budget: string; remaining: string; low_notice: boolean }[], number];
+    const [row] = rows[0];
+    return { budget: parseCents(row.budget), remaining: parseCents(row.remaining), lowNotice: row.low_notice };
   }
 }

@@ -1,9 +1,11 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiData } from '../common/openapi-responses';
 import { IdentityGuard } from '../identity/identity.guard';
 import { CurrentWorkspace, RequireCapability, WorkspaceAccessGuard } from '../workspaces/workspace-access.guard';
 import type { WorkspaceAccess } from '../workspaces/workspaces.repository';
 import { FundsRepository } from './funds.repository';
+import { FundsSchema } from './funds.schema';
 
 const DEFAULT_CURRENCY = 'USD';
 
@@ -21,6 +23,7 @@ export class FundsController {
   @Get()
   @RequireCapability('read')
   @ApiOperation({ summary: 'Funds in the primary currency; `by_currency` lists every currency in use' })
+  @ApiData(FundsSchema)
   async get(@CurrentWorkspace() { workspace }: WorkspaceAccess) {
     const totals = await this.funds.totals(workspace.id);
     const primary = totals.find((t) => t.currency === DEFAULT_CURRENCY) ??

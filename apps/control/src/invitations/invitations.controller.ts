@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Qu
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { ApiPlanLimit } from '../billing/plan-limit.openapi';
 import { ApiData, ApiPage } from '../common/openapi-responses';
+import { ListQueryDto } from '../common/pagination';
 import { TraceId } from '../common/trace-id.decorator';
 import { CurrentIdentity, IdentityGuard } from '../identity/identity.guard';
 import type { Identity } from '../identity/identity-token.verifier';
@@ -31,9 +32,8 @@ export class WorkspaceInvitationsController {
   @Get()
   @RequireCapability('read')
   @ApiPage(InvitationSchema)
-  async list(@CurrentWorkspace() { workspace }: WorkspaceAccess) {
-    const open = (await this.invitations.listOpen(workspace.id)).map(presentInvitation);
-    return { data: open, has_more: false, next_cursor: null };
+  list(@CurrentWorkspace() { workspace }: WorkspaceAccess, @Query() query: ListQueryDto) {
+    return this.invitations.listOpen(workspace.id, query);
   }
 
   @Delete(':id')

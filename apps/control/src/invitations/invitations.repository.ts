@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { ListQueryDto, Page, paginate } from '../common/pagination';
 import { WorkspaceInvitation } from './invitation.entity';
 
 export type InvitationFields = Pick<WorkspaceInvitation, 'email' | 'role' | 'token_digest' | 'invited_by_sub' | 'expires_at'>;
@@ -18,15 +19,13 @@ export class InvitationsRepository {
     return em.findOneBy(WorkspaceInvitation, { workspace_id: workspaceId, id });
   }
 
-  /** Open, unexpired invitations, oldest first. */
-  listOpen(workspaceId: string): Promise<WorkspaceInvitation[]> {
-    return this.dataSource
+  /** Open, unexpired invitations, oldest first, a page at a time. */
+  listOpen(workspaceId: string, page: ListQueryDto): Promise<Page<WorkspaceInvitation>> {
+    const qb = this.dataSource
       .getRepository(WorkspaceInvitation)
       .createQueryBuilder('i')
-      .where(`i.workspace_id = :workspaceId AND i.status = 'open' AND i.expires_at > now()`, { workspaceId })
-      .orderBy('i.created_at', 'ASC')
-      .addOrderBy('i.id', 'ASC')
-      .getMany();
+      .where(`i.workspace_id = :workspaceId AND i.status = 'open' AND i.expires_at > now()`, { workspaceId });
+    return paginate(qb, 'workspace_invitations', workspaceId, page, 'ASC');
   }
 
   /** Unscoped on purpose: an invitation link carries only its token, and the token names the workspace. */

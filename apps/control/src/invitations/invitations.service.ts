@@ -5,6 +5,7 @@ import { personActor } from '../audit/audit-subjects';
 import { AuditService } from '../audit/audit.service';
 import { BillingService } from '../billing/billing.service';
 import { notFound, unprocessable } from '../common/control-errors';
+import { ListQueryDto, mapPage } from '../common/pagination';
 import { isUniqueViolation } from '../common/postgres-errors';
 import type { Identity } from '../identity/identity-token.verifier';
 import { MembershipsRepository } from '../memberships/memberships.repository';
@@ -66,8 +67,8 @@ export class InvitationsService {
     });
   }
 
-  listOpen(workspaceId: string): Promise<WorkspaceInvitation[]> {
-    return this.invitations.listOpen(workspaceId);
+  async listOpen(workspaceId: string, page: ListQueryDto) {
+    return mapPage(await this.invitations.listOpen(workspaceId, page), presentInvitation);
   }
 
   revoke(access: WorkspaceAccess, id: string, traceId: string): Promise<void> {

@@ -35,7 +35,10 @@ export class AgentPaymentIntentsController extends AgentIntentsController {
   @ApiAuthorizationResponses()
   @ApiOperation({
     summary: 'Authorize a payment (never moves money): 201 pending + cosignature, 202 held, 403 denied',
-    description: `Idempotency is the body field idempotency_key (400 without). Settle on your rail, then call complete or fail. ${FRAME_HASH_DOC}`,
+    description:
+      'Idempotency is the body field idempotency_key (400 without). Settle on your rail, then call complete or fail. ' +
+      'A payment that loses a race for its spend token answers 403 (rule spend_token_unusable) with the intent recorded ' +
+      `failed (failure_reason spend_token_unusable) and nothing reserved. ${FRAME_HASH_DOC}`,
   })
   async authorize(@CurrentAgent() agent: Agent, @Body() dto: PaymentRequestDto, @TraceId() traceId: string, @Res({ passthrough: true }) res: Response) {
     return authorizationBody(res, await this.authorizations.authorize(agent, paymentRequest(dto, traceId), dto.idempotency_key));

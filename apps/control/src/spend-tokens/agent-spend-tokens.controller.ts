@@ -6,7 +6,8 @@ import { ApiData } from '../common/openapi-responses';
 import { SpendTokenSchema } from './spend-token.schema';
 import { TraceId } from '../common/trace-id.decorator';
 import { MintSpendTokenDto } from './dto/mint-spend-token.dto';
-import { presentSpendToken, SpendTokensService } from './spend-tokens.service';
+import { presentSpendToken } from './spend-token.presenter';
+import { SpendTokensService } from './spend-tokens.service';
 
 /** Tokens an agent mints against its own budgets, reached with its key. */
 @ApiTags('agent spend tokens')

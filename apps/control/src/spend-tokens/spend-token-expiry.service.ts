@@ -5,7 +5,7 @@ import { LOGGER } from '@bursar/service-kit';
 import { AuditService } from '../audit/audit.service';
 import { ControlSettings } from '../config/control.settings';
 import { WebhookEventsService } from '../webhooks/webhook-events.service';
-import { presentSpendToken } from './spend-tokens.service';
+import { presentSpendToken } from './spend-token.presenter';
 import { SpendTokensRepository } from './spend-tokens.repository';
 
 const BATCH = 500;

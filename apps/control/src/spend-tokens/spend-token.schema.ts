@@ -5,7 +5,7 @@ export class SpendTokenSchema {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid' }) agent_id: string;
   @ApiProperty({ format: 'uuid' }) budget_id: string;
-  @ApiProperty() amount_ceiling_cents: number;
+  @ApiProperty({ type: 'integer' }) amount_ceiling_cents: number;
   @ApiProperty({ type: String, nullable: true }) counterparty: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) expires_at: string | null;
   @ApiProperty({ description: 'Always true: a token authorizes one payment' }) single_use: boolean;

@@ -6,7 +6,8 @@ import { IdentityGuard } from '../identity/identity.guard';
 import { CurrentWorkspace, RequireCapability, WorkspaceAccessGuard } from '../workspaces/workspace-access.guard';
 import type { WorkspaceAccess } from '../workspaces/workspaces.repository';
 import { ListSpendTokensDto } from './dto/list-spend-tokens.dto';
-import { presentSpendToken, SpendTokensService } from './spend-tokens.service';
+import { presentSpendToken } from './spend-token.presenter';
+import { SpendTokensService } from './spend-tokens.service';
 
 /** The workspace's read-only view of the tokens its agents minted. */
 @ApiTags('spend tokens')

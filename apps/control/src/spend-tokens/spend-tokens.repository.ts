@@ -42,6 +42,21 @@ export class SpendTokensRepository {
   }
 
   /**
+   * Voids the unused, unexpired tokens of a budget that just closed, inside the closing
+   * transaction: they could never pay again. Expired ones are left for the expiry sweep.
+   */
+  async voidUnused(em: EntityManager, workspaceId: string, agentId: string, budgetId: string): Promise<SpendToken[]> {
+    const [rows] = (await em.query(
+      `UPDATE spend_tokens SET status = 'void', updated_at = now()
+        WHERE workspace_id = $1 AND agent_id = $2 AND budget_id = $3
+          AND status = 'issued' AND (expires_at IS NULL OR expires_at > now())
+        RETURNING id`,
+      [workspaceId, agentId, budgetId],
+    )) as [{ id: string }[], number];
+    return rows.length ? em.findBy(SpendToken, { workspace_id: workspaceId, id: In(rows.map((r) => r.id)) }) : [];
+  }
+
+  /**
    * Spends the token for a payment in one conditional statement: of concurrent payments citing it,
    * exactly one sees it still `issued` and unexpired and wins; the rest get null. The ceiling and
    * payee never change after minting, so the caller checks those on a plain read beforehand.

@@ -6,30 +6,12 @@ import { BudgetsService } from '../budgets/budgets.service';
 import { notFound, unprocessable } from '../common/control-errors';
 import { ListQueryDto, mapPage } from '../common/pagination';
 import { MintSpendTokenDto } from './dto/mint-spend-token.dto';
-import { SpendToken, SpendTokenStatus } from './spend-token.entity';
+import { SpendToken } from './spend-token.entity';
+import { presentSpendToken } from './spend-token.presenter';
 import { SpendTokensRepository } from './spend-tokens.repository';
 
-/** An issued token past its expiry reads as `expired` even before a sweep rewrites its row. */
-export function effectiveStatus(token: SpendToken, now = new Date()): SpendTokenStatus {
-  return token.status === 'issued' && token.expires_at !== null && token.expires_at <= now ? 'expired' : token.status;
-}
-
-export function presentSpendToken(token: SpendToken) {
-  return {
-    id: token.id,
-    agent_id: token.agent_id,
-    budget_id: token.budget_id,
-    amount_ceiling_cents: token.amount_ceiling_cents,
-    counterparty: token.counterparty,
-    expires_at: token.expires_at,
-    // Every token authorizes one payment; the field is here for the impact summary's shape.
-    single_use: true,
-    status: effectiveStatus(token),
-    consumed_at: token.consumed_at,
-    created_at: token.created_at,
-    updated_at: token.updated_at,
-  };
-}
+// Payment evaluation reads token status through here.
+export { effectiveStatus } from './spend-token.presenter';
 
 @Injectable()
 export class SpendTokensService {

@@ -4,6 +4,22 @@ import { DataSource } from 'typeorm';
 import { DELIVERY_COLUMNS, WebhookDeliveryRecord } from '@bursar/queue';
 import { CONTROL_ENDPOINT_COLUMNS, ControlWebhookEndpoint } from './webhook-endpoint.record';
 
+/** A page of a list: rows after the record `startingAfter`, at most `limit` of them. */
+export interface KeysetPage {
+  startingAfter?: string;
+  limit: number;
+}
+
+/**
+ * Rows after the cursor row in (created_at, id) descending order. The cursor is looked up in the
+ * same workspace ($1), so an unknown or foreign id matches every row: the first page, as control's
+ * lists answer.
+ */
+function afterCursor(table: string, cursorParam: string): string {
+  const cursor = `SELECT c.created_at, c.id FROM ${table} c WHERE c.id = ${cursorParam}::uuid AND c.workspace_id = $1`;
+  return `(NOT EXISTS (${cursor}) OR (created_at, id) < (${cursor}))`;
+}
+
 /** Every statement is confined to one workspace ($1) and skips deleted endpoints. */
 @Injectable()
 export class ControlWebhookEndpointsRepository {
@@ -21,12 +37,13 @@ export class ControlWebhookEndpointsRepository {
     return row;
   }
 
-  /** Newest first, as control's lists are. */
-  list(workspaceId: string): Promise<ControlWebhookEndpoint[]> {
+  /** One page of the workspace's endpoints, newest first, as control's lists are. */
+  list(workspaceId: string, page: KeysetPage): Promise<ControlWebhookEndpoint[]> {
     return this.dataSource.query(
-      `SELECT ${CONTROL_ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE workspace_id = $1 AND deleted_at IS NULL
-       ORDER BY created_at DESC, id DESC`,
-      [workspaceId],
+      `SELECT ${CONTROL_ENDPOINT_COLUMNS} FROM webhook_endpoints
+       WHERE workspace_id = $1 AND deleted_at IS NULL AND ${afterCursor('webhook_endpoints', '$2')}
+       ORDER BY created_at DESC, id DESC LIMIT $3`,
+      [workspaceId, page.startingAfter ?? null, page.limit],
     );
   }
 
@@ -58,18 +75,13 @@ export class ControlWebhookEndpointsRepository {
     return rows[0] ?? null;
   }
 
-  /**
-   * An endpoint's deliveries, newest first, after the delivery `startingAfter` when it is one of
-   * this workspace's (else from the start, as control's lists do).
-   */
-  listDeliveries(workspaceId: string, endpointId: string, page: { startingAfter?: string; limit: number }): Promise<WebhookDeliveryRecord[]> {
+  /** One page of an endpoint's deliveries, newest first. */
+  listDeliveries(workspaceId: string, endpointId: string, page: KeysetPage): Promise<WebhookDeliveryRecord[]> {
     return this.dataSource.query(
-      `WITH cursor AS (SELECT created_at, id FROM webhook_deliveries WHERE id = $3 AND workspace_id = $1)
-       SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
-       WHERE workspace_id = $1 AND webhook_endpoint_id = $2
-         AND (NOT EXISTS (SELECT 1 FROM cursor) OR (created_at, id) < (SELECT created_at, id FROM cursor))
-       ORDER BY created_at DESC, id DESC LIMIT $4`,
-      [workspaceId, endpointId, page.startingAfter ?? null, page.limit],
+      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
+       WHERE workspace_id = $1 AND webhook_endpoint_id = $4 AND ${afterCursor('webhook_deliveries', '$2')}
+       ORDER BY created_at DESC, id DESC LIMIT $3`,
+      [workspaceId, page.startingAfter ?? null, page.limit, endpointId],
     );
   }
 }

@@ -10,13 +10,26 @@ import { ListQueryDto, Page } from '../common/pagination';
 import { ControlSettings } from '../config/control.settings';
 import { CreateControlWebhookEndpointDto } from './dto/create-webhook-endpoint.dto';
 import { ControlWebhookEndpoint } from './webhook-endpoint.record';
-import { ControlWebhookEndpointsRepository } from './webhook-endpoints.repository';
+import { ControlWebhookEndpointsRepository, KeysetPage } from './webhook-endpoints.repository';
 import { CONTROL_WEBHOOK_EVENTS } from './webhook-event-types';
 
 const SECRET_PREFIX = 'whsec_';
 const DEFAULT_PAGE = 50;
 const MAX_PAGE = 200;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Control's list rules (reference s.10) for these raw-SQL lists: `limit` clamped to 1..200
+ * (default 50), a `starting_after` that is no id restarts at the first page, and a full page
+ * reports `has_more` even when it is the last one.
+ */
+async function keysetPage<T extends { id: string }>(query: ListQueryDto, fetch: (page: KeysetPage) => Promise<T[]>): Promise<Page<T>> {
+  const limit = Math.min(Math.max(query.limit ?? DEFAULT_PAGE, 1), MAX_PAGE);
+  const startingAfter = UUID.test(query.starting_after ?? '') ? query.starting_after : undefined;
+  const data = await fetch({ startingAfter, limit });
+  const hasMore = data.length === limit;
+  return { data, has_more: hasMore, next_cursor: hasMore ? data[data.length - 1].id : null };
+}
 
 export interface ControlEndpointWithSecret {
   endpoint: ControlWebhookEndpoint;
@@ -53,8 +66,9 @@ export class ControlWebhookEndpointsService {
     return { endpoint, secret };
   }
 
-  list(workspaceId: string): Promise<ControlWebhookEndpoint[]> {
-    return this.endpoints.list(workspaceId);
+  /** The workspace's endpoints a page at a time, newest first. */
+  list(workspaceId: string, query: ListQueryDto): Promise<Page<ControlWebhookEndpoint>> {
+    return keysetPage(query, (page) => this.endpoints.list(workspaceId, page));
   }
 
   async get(workspaceId: string, id: string): Promise<ControlWebhookEndpoint> {
@@ -82,14 +96,9 @@ export class ControlWebhookEndpointsService {
     return { endpoint, secret };
   }
 
-  /** Deliveries of one endpoint, newest first; an unknown `starting_after` starts from the newest. */
+  /** Deliveries of one endpoint, newest first. */
   async deliveries(workspaceId: string, id: string, query: ListQueryDto): Promise<Page<WebhookDeliveryRecord>> {
     await this.get(workspaceId, id);
-    const limit = Math.min(Math.max(query.limit ?? DEFAULT_PAGE, 1), MAX_PAGE);
-    const startingAfter = UUID.test(query.starting_after ?? '') ? query.starting_after : undefined;
-    const data = await this.endpoints.listDeliveries(workspaceId, id, { startingAfter, limit });
-    // As everywhere in control: a full page reports more, even when it is the last one.
-    const hasMore = data.length === limit;
-    return { data, has_more: hasMore, next_cursor: hasMore ? data[data.length - 1].id : null };
+    return keysetPage(query, (page) => this.endpoints.listDeliveries(workspaceId, id, page));
   }
 }

@@ -16,7 +16,11 @@ export interface EventRecord {
 export const EVENT_COLUMNS = `id, seq::text AS seq, ledger_id AS "ledgerId", mode, type, resource_id AS "resourceId", data,
   created_at AS "createdAt"`;
 
-/** The wire shape of an event, shared by the events tail and webhook bodies. */
+/**
+ * The wire shape of an event, shared by the events tail and webhook bodies. The body travels as
+ * `data` (reference R2) and again as `payload` (R1, which the first SDK reads), since both
+ * revisions' clients must work.
+ */
 export function presentEvent(event: Omit<EventRecord, 'seq'>) {
   return {
     object: 'event' as const,
@@ -26,6 +30,7 @@ export function presentEvent(event: Omit<EventRecord, 'seq'>) {
     ledger_id: event.ledgerId,
     created_at: event.createdAt.toISOString(),
     data: event.data,
+    payload: event.data,
     livemode: event.mode === 'live',
   };
 }

@@ -23,9 +23,8 @@ const LedgerChoiceOf = createParamDecorator((_: unknown, ctx: ExecutionContext):
 export class LedgerSelectionPipe implements PipeTransform<LedgerChoice, Promise<LedgerScope>> {
   constructor(private readonly ledgers: LedgersService) {}
 
-  async transform(choice: LedgerChoice): Promise<LedgerScope> {
-    const ledger = await this.ledgers.select(choice);
-    return { organizationId: ledger.organizationId, mode: ledger.mode, ledgerId: ledger.id };
+  transform(choice: LedgerChoice): Promise<LedgerScope> {
+    return this.ledgers.scopeOf(choice);
   }
 }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isUUID } from 'class-validator';
 import { LedgerErrors } from '../common/ledger-errors';
-import { TenantScope } from '../common/mode';
+import { LedgerScope, TenantScope } from '../common/mode';
 import { LedgerEntity } from './ledger.entity';
 import { ListPage } from '../common/envelope.interceptor';
 import { PageRequest, Pagination } from '../common/pagination';
@@ -19,8 +19,17 @@ export interface LedgerChoice {
   param?: string;
 }
 
+/** Most ledger ids remembered by scopeOf before it starts over. */
+const KNOWN_LEDGERS_MAX = 10_000;
+
 @Injectable()
 export class LedgersService {
+  /**
+   * Ledgers found by id, by tenant and id. A ledger's organization and mode never change and
+   * ledgers are never deleted, so a found one stays valid: the hot path skips this lookup.
+   */
+  private readonly known = new Map<string, LedgerScope>();
+
   constructor(
     private readonly ledgers: LedgersRepository,
     private readonly pagination: Pagination,
@@ -57,6 +66,21 @@ export class LedgersService {
   }
 
   /** Resolves a request's ledger in the reference's order: claim, header, parameter, default. */
+  /** The request's ledger as a scope (select's rules); a ledger named by id is looked up once per process. */
+  async scopeOf(choice: LedgerChoice): Promise<LedgerScope> {
+    const id = choice.claim ?? choice.header ?? choice.param;
+    const key = id === undefined ? null : `${choice.tenant.organizationId}:${choice.tenant.mode}:${id}`;
+    const known = key === null ? undefined : this.known.get(key);
+    if (known) return known;
+    const ledger = await this.select(choice);
+    const scope = { organizationId: ledger.organizationId, mode: ledger.mode, ledgerId: ledger.id };
+    if (key !== null) {
+      if (this.known.size >= KNOWN_LEDGERS_MAX) this.known.clear();
+      this.known.set(key, scope);
+    }
+    return scope;
+  }
+
   async select(choice: LedgerChoice): Promise<LedgerEntity> {
     const [id, param] =
       choice.claim !== null

@@ -5,6 +5,7 @@ export class CapabilitiesResponse {
   @ApiProperty({ enum: ['capabilities'] }) object: 'capabilities';
   @ApiProperty({ description: 'Calendar version of this document' }) ledger_capabilities_version: string;
   @ApiProperty({ enum: ['v1'] }) api_version: string;
+  @ApiProperty({ description: 'Release of the service (reference R1 field)' }) release: string;
   @ApiProperty() engine: string;
   @ApiProperty({ enum: ['active', 'suspended'] }) tenant_status: string;
   @ApiProperty() plan: string;
@@ -18,6 +19,7 @@ export class CapabilitiesResponse {
   @ApiProperty({ type: 'object', additionalProperties: true }) money_representation: Record<string, unknown>;
   @ApiProperty({ type: 'object', additionalProperties: true }) consistency: Record<string, unknown>;
   @ApiProperty({ type: 'object', additionalProperties: true }) time: Record<string, unknown>;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'available, strategies' }) reconciliation: Record<string, unknown>;
   @ApiProperty({ type: 'object', additionalProperties: true }) pagination: Record<string, unknown>;
   @ApiProperty({ type: 'object', additionalProperties: true }) auth: Record<string, unknown>;
 }

@@ -19,6 +19,8 @@ export function describeCapabilities(organization: OrganizationEntity, settings:
     object: 'capabilities' as const,
     ledger_capabilities_version: CAPABILITIES_VERSION,
     api_version: 'v1',
+    // R1 names the deployed release; this service versions the document itself.
+    release: CAPABILITIES_VERSION,
     engine: 'postgres',
     tenant_status: organization.suspendedAt ? ('suspended' as const) : ('active' as const),
     plan: organization.plan,
@@ -67,6 +69,8 @@ export function describeCapabilities(organization: OrganizationEntity, settings:
     money_representation: { unit: 'minor', encoding: 'decimal_string', rounding: 'never' },
     consistency: { reads: 'read_your_writes', balances: 'strong' },
     time: { clock: 'utc', format: 'iso8601' },
+    // R1's reconciliation block; this deployment has no matching engine (features.reconciliation is false).
+    reconciliation: { available: false, strategies: [] as string[] },
     pagination: { style: 'cursor', default_limit: COMMON_LIMITS.defaultLimit, max_limit: COMMON_LIMITS.maxLimit },
     auth: {
       scheme: 'oauth2',

@@ -16,7 +16,7 @@ import { UpdateOauthClientDto } from './dto/update-oauth-client.dto';
 import { CLIENT_SECRET_NOTE, oauthClientValidators, presentOauthClient } from './oauth-client.presenter';
 import { ClientWithSecret, OauthClientsService } from './oauth-clients.service';
 import { ApiEnveloped } from '../common/api-envelope.decorator';
-import { OauthClientResponse } from './dto/oauth-client.response';
+import { DeletedOauthClientResponse, OauthClientResponse } from './dto/oauth-client.response';
 
 function withSecret({ client, secret }: ClientWithSecret) {
   return { ...presentOauthClient(client), client_secret: secret, client_secret_note: CLIENT_SECRET_NOTE };
@@ -85,6 +85,7 @@ export class OauthClientsController {
 
   @Delete(':id')
   @RequireScope('ledger:clients:write')
+  @ApiEnveloped(DeletedOauthClientResponse)
   @ApiOperation({ summary: 'Disable a client: no new tokens; issued tokens live until they expire' })
   async remove(@Tenant() tenant: TenantScope, @Param('id') id: string) {
     const client = await this.clients.disable(tenant, id, new Date());

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import { ListPage } from '../common/envelope.interceptor';
 import { updateLocked } from '../common/locked-update';
 import { TenantScope } from '../common/mode';
@@ -27,8 +27,14 @@ export class OauthClientsRepository {
     this.rows = dataSource.getRepository(OauthClientEntity);
   }
 
-  insert(scope: TenantScope, client: NewOauthClient): Promise<OauthClientEntity> {
-    return this.rows.save(this.rows.create({ ...client, organizationId: scope.organizationId, mode: scope.mode }));
+  /** Runs `work` in one database transaction, so a change and its event commit together. */
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
+  insert(manager: EntityManager, scope: TenantScope, client: NewOauthClient): Promise<OauthClientEntity> {
+    const rows = manager.getRepository(OauthClientEntity);
+    return rows.save(rows.create({ ...client, organizationId: scope.organizationId, mode: scope.mode }));
   }
 
   page<U>(scope: TenantScope, pagination: Pagination, query: PageRequest, present: (row: OauthClientEntity) => U): Promise<ListPage<U>> {
@@ -47,8 +53,8 @@ export class OauthClientsRepository {
     return updateLocked(this.dataSource, OauthClientEntity, { id, organizationId: scope.organizationId, mode: scope.mode }, change);
   }
 
-  findById(scope: TenantScope, id: string): Promise<OauthClientEntity | null> {
-    return this.rows.findOneBy({ id, organizationId: scope.organizationId, mode: scope.mode });
+  findById(scope: TenantScope, id: string, manager: EntityManager = this.dataSource.manager): Promise<OauthClientEntity | null> {
+    return manager.getRepository(OauthClientEntity).findOneBy({ id, organizationId: scope.organizationId, mode: scope.mode });
   }
 
   /**
@@ -59,12 +65,14 @@ export class OauthClientsRepository {
     return this.rows.findOneBy({ id: clientId });
   }
 
-  async disable(scope: TenantScope, id: string, at: Date): Promise<void> {
-    await this.rows.query(
+  /** Whether this call disabled the client (false when absent or already disabled). */
+  async disable(manager: EntityManager, scope: TenantScope, id: string, at: Date): Promise<boolean> {
+    const [, affected] = await manager.query(
       `UPDATE oauth_clients SET disabled_at = $1, updated_at = now()
        WHERE id = $2 AND organization_id = $3 AND mode = $4 AND disabled_at IS NULL`,
       [at, id, scope.organizationId, scope.mode],
     );
+    return affected > 0;
   }
 
   /**
@@ -73,11 +81,12 @@ export class OauthClientsRepository {
    * whether a row changed: false when the client is absent, disabled or inside its window.
    */
   async rotateSecret(
+    manager: EntityManager,
     scope: TenantScope,
     id: string,
     change: { digest: string; now: Date; previousExpiresAt: Date; force: boolean },
   ): Promise<boolean> {
-    const [, affected] = await this.rows.query(
+    const [, affected] = await manager.query(
       `UPDATE oauth_clients SET
          previous_secret_digest = CASE WHEN $4 THEN NULL ELSE secret_digest END,
          previous_secret_expires_at = CASE WHEN $4 THEN NULL ELSE $3::timestamptz END,

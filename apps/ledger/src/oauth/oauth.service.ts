@@ -1,17 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { LedgerSettings } from '../config/ledger.settings';
 import { OauthClientsService } from '../oauth-clients/oauth-clients.service';
-import { CLIENT_SCOPES, ClientScope } from '../oauth-clients/oauth-scopes';
+import { CLIENT_SCOPES, ClientScope, fullScopeName } from '../oauth-clients/oauth-scopes';
 import { AccessTokenService, ACCESS_TOKEN_ALGORITHM } from '../auth/access-token.service';
+import { TokenResponse } from './dto/oauth.responses';
 import { OauthErrors } from './oauth-errors';
 import { invalidClient, TokenRequest } from './token-request';
-
-export interface TokenResponse {
-  access_token: string;
-  token_type: 'Bearer';
-  expires_in: number;
-  scope: string;
-}
 
 @Injectable()
 export class OauthService {
@@ -56,9 +50,9 @@ export class OauthService {
     };
   }
 
-  /** No `scope` means every scope the client holds; otherwise a subset of them. */
+  /** No `scope` means every scope the client holds; otherwise a subset of them (short names accepted). */
   private grantedScopes(held: ClientScope[], requested: string | undefined): ClientScope[] {
-    const asked = (requested ?? '').split(' ').filter(Boolean);
+    const asked = (requested ?? '').split(' ').filter(Boolean).map((s) => String(fullScopeName(s)));
     if (!asked.length) return held;
     const refused = asked.filter((s) => !(held as string[]).includes(s));
     if (refused.length) {

@@ -5,7 +5,9 @@ import { RequireScope } from '../auth/require-scope.decorator';
 import { LedgerApiController } from '../common/ledger-api-controller.decorator';
 import { LedgerScope } from '../common/mode';
 import { CurrentLedger } from '../ledgers/current-ledger.decorator';
+import { ApiEnveloped } from '../common/api-envelope.decorator';
 import { PeriodReportQuery, PointInTimeQuery } from './dto/report-queries';
+import { BalanceSheetReport, CashFlowReport, IncomeStatementReport, TrialBalanceReport } from './dto/report.responses';
 import { toCsv, wantsCsv } from './report-csv';
 import { Report, ReportsService } from './reports.service';
 
@@ -30,6 +32,7 @@ export class ReportsController {
   @Get('trial_balance')
   @RequireScope('ledger:read')
   @ApiProduces('application/json', 'text/csv')
+  @ApiEnveloped(TrialBalanceReport)
   @ApiOperation({ summary: 'Every account at `at` (value_date); healthy when every currency nets to zero' })
   async trialBalance(@CurrentLedger() ledger: LedgerScope, @Query() q: PointInTimeQuery, @Req() req: Request, @Res() res: Response) {
     const report = await this.reports.trialBalance(ledger, dateOr(q.at, new Date()), { currency: q.currency, includeZero: q.include_zero === 'true' });
@@ -39,6 +42,7 @@ export class ReportsController {
   @Get('balance_sheet')
   @RequireScope('ledger:read')
   @ApiProduces('application/json', 'text/csv')
+  @ApiEnveloped(BalanceSheetReport)
   @ApiOperation({ summary: 'Assets, liabilities, equity and retained earnings (revenue minus expense) at `at`' })
   async balanceSheet(@CurrentLedger() ledger: LedgerScope, @Query() q: PointInTimeQuery, @Req() req: Request, @Res() res: Response) {
     this.send(req, res, q.format, await this.reports.balanceSheet(ledger, dateOr(q.at, new Date()), { currency: q.currency }));
@@ -47,6 +51,7 @@ export class ReportsController {
   @Get('income_statement')
   @RequireScope('ledger:read')
   @ApiProduces('application/json', 'text/csv')
+  @ApiEnveloped(IncomeStatementReport)
   @ApiOperation({ summary: 'Revenue, expense and net income over [from, to), optionally bucketed by granularity' })
   async incomeStatement(@CurrentLedger() ledger: LedgerScope, @Query() q: PeriodReportQuery, @Req() req: Request, @Res() res: Response) {
     const from = q.from ? new Date(q.from) : null;
@@ -57,6 +62,7 @@ export class ReportsController {
   @Get('cash_flow')
   @RequireScope('ledger:read')
   @ApiProduces('application/json', 'text/csv')
+  @ApiEnveloped(CashFlowReport)
   @ApiOperation({ summary: 'Net change of asset accounts over [from, to), bucketed by the kind of the opposite legs; pending excluded' })
   async cashFlow(@CurrentLedger() ledger: LedgerScope, @Query() q: PeriodReportQuery, @Req() req: Request, @Res() res: Response) {
     const from = q.from ? new Date(q.from) : null;

@@ -6,7 +6,7 @@ import { ListPage } from '../common/envelope.interceptor';
 import { ApiEnveloped } from '../common/api-envelope.decorator';
 import { LedgerApiController } from '../common/ledger-api-controller.decorator';
 import { LedgerScope } from '../common/mode';
-import { PageQuery } from '../common/pagination';
+import { OnePageQuery } from '../periods/dto/period-close.dto';
 import { parseSince } from '../events/since';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { CurrentLedger } from '../ledgers/current-ledger.decorator';
@@ -35,7 +35,7 @@ export class WebhookEndpointsController {
   @RequireScope('ledger:read')
   @ApiOperation({ summary: "The ledger's endpoints, oldest first; always one page (has_more false) whatever limit is" })
   @ApiEnveloped(WebhookEndpointResponse, { list: true })
-  async list(@CurrentLedger() ledger: LedgerScope, @Query() _query: PageQuery) {
+  async list(@CurrentLedger() ledger: LedgerScope, @Query() _query: OnePageQuery) {
     return new ListPage((await this.endpoints.list(ledger)).map(presentWebhookEndpoint));
   }
 

@@ -6,7 +6,7 @@ export class MintSpendTokenDto {
   @IsUUID()
   budget_id: string;
 
-  @ApiProperty({ minimum: 1, description: 'Largest payment the token authorizes, in minor units' })
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'Largest payment the token authorizes, in minor units' })
   @IsInt()
   @Min(1)
   @Max(Number.MAX_SAFE_INTEGER)

@@ -10,5 +10,7 @@ export class EventResponse {
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'The resource as it was after the change' })
   data: Record<string, unknown>;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'Same as data, for clients of the reference R1 revision' })
+  payload: Record<string, unknown>;
   @ApiProperty() livemode: boolean;
 }

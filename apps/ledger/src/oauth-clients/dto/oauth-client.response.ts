@@ -19,3 +19,9 @@ export class OauthClientResponse {
   @ApiPropertyOptional({ type: 'string', format: 'date-time', nullable: true, description: 'Only on rotate_secret' })
   previous_secret_expires_at?: string | null;
 }
+
+export class DeletedOauthClientResponse {
+  @ApiProperty({ enum: ['oauth_client'] }) object: 'oauth_client';
+  @ApiProperty() id: string;
+  @ApiProperty({ enum: [true] }) deleted: true;
+}

@@ -35,13 +35,11 @@ export class ReopenPeriodDto {
   reopened_by_label: string;
 }
 
-export class ListPeriodClosesQuery extends LedgerSelectionQuery {
-  @ApiPropertyOptional({ enum: ['true', 'false'], default: 'true' })
-  @IsOptional()
-  @IsIn(['true', 'false'])
-  include_reopened?: 'true' | 'false';
-
-  /** Accepted for client compatibility; the list is always one page. */
+/**
+ * Query of a list that never paginates (period closes, webhook endpoints): the contract says they
+ * answer one page "whatever limit is", so paging parameters are accepted and ignored.
+ */
+export class OnePageQuery extends LedgerSelectionQuery {
   @ApiPropertyOptional({ description: 'Ignored: the list never paginates' })
   @IsOptional()
   @IsString()
@@ -51,4 +49,16 @@ export class ListPeriodClosesQuery extends LedgerSelectionQuery {
   @IsOptional()
   @IsString()
   cursor?: string;
+
+  @ApiPropertyOptional({ description: 'Ignored: the list never paginates' })
+  @IsOptional()
+  @IsString()
+  include_total?: string;
+}
+
+export class ListPeriodClosesQuery extends OnePageQuery {
+  @ApiPropertyOptional({ enum: ['true', 'false'], default: 'true' })
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  include_reopened?: 'true' | 'false';
 }

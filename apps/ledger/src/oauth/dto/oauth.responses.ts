@@ -1,0 +1,36 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+/** Form body of POST /oauth/token (documentation only; readTokenRequest parses it). */
+export class TokenRequestForm {
+  @ApiProperty({ enum: ['client_credentials'] }) grant_type: string;
+  @ApiPropertyOptional({ description: "Space-separated subset of the client's scopes (default all); `read` is short for `ledger:read`" })
+  scope?: string;
+  @ApiPropertyOptional({ description: 'With client_secret, instead of HTTP Basic' }) client_id?: string;
+  @ApiPropertyOptional() client_secret?: string;
+}
+
+export class TokenResponse {
+  @ApiProperty({ description: 'HS256 JWT' }) access_token: string;
+  @ApiProperty({ enum: ['Bearer'] }) token_type: 'Bearer';
+  @ApiProperty({ example: 3600 }) expires_in: number;
+  @ApiProperty({ example: 'ledger:read ledger:write' }) scope: string;
+}
+
+/** RFC 6749 error body of the token endpoint (not the ledger error envelope). */
+export class OauthErrorResponse {
+  @ApiProperty({ enum: ['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope'] })
+  error: string;
+  @ApiPropertyOptional() error_description?: string;
+  @ApiPropertyOptional() hint?: string;
+}
+
+export class AuthorizationServerMetadataResponse {
+  @ApiProperty() issuer: string;
+  @ApiProperty() token_endpoint: string;
+  @ApiProperty({ type: [String] }) grant_types_supported: string[];
+  @ApiProperty({ type: [String] }) response_types_supported: string[];
+  @ApiProperty({ type: [String] }) scopes_supported: string[];
+  @ApiProperty({ type: [String] }) token_endpoint_auth_methods_supported: string[];
+  @ApiProperty({ type: [String] }) token_endpoint_auth_signing_alg_values_supported: string[];
+  @ApiProperty() service_documentation: string;
+}

@@ -1,0 +1,66 @@
+import { writeFileSync } from 'node:fs';
+import request from 'supertest';
+import { BooksApi, startBooksApp } from './books-api';
+import { LedgerTestApp } from './ledger-test-app';
+
+describe('probe2', () => {
+  let t: LedgerTestApp;
+  let api: BooksApi;
+  const out: Record<string, unknown> = {};
+  beforeAll(async () => {
+    t = await startBooksApp('probe2');
+    api = await BooksApi.start(t);
+  });
+  afterAll(() => t.close());
+  it('dumps', async () => {
+    const rec = async (name: string, p: PromiseLike<request.Response>) => {
+      const r = await p;
+      out[name] = { status: r.status, headers: { replay: r.headers['idempotent-replayed'], rl: r.headers['x-ratelimit-limit'], rid: r.headers['x-request-id'] }, body: r.body };
+      return r;
+    };
+    await rec('acc_create', api.post('/accounts', { id: 'cash:usd', name: 'Cash', type: 'asset', currency: 'usd' }, null));
+    await rec('acc_create2', api.post('/accounts', { id: 'cap', name: 'Cap', type: 'equity', currency: 'USD', overdraft_policy: 'none' }, null));
+    await rec('acc_create_tok', api.post('/accounts', { id: 'tok', name: 'T', type: 'asset', currency: 'POINTS' }, null));
+    await rec('acc_dup', api.post('/accounts', { id: 'cap', name: 'Cap', type: 'equity', currency: 'USD' }, null));
+    await rec('acc_bad', api.post('/accounts', { id: 'a b', name: 'x', type: 'asset', currency: 'USD' }, null));
+    await rec('acc_get', api.get('/accounts/cash:usd'));
+    await rec('acc_get_slash', api.get('/accounts/cash%3Ausd'));
+    await rec('acc_404', api.get('/accounts/none'));
+    await rec('acc_list', api.get('/accounts?limit=1&include_total=true'));
+    await rec('tx_nokey', api.post('/transactions', { postings: [{ account: 'cash:usd', amount: '100', currency: 'USD', direction: 'debit' }, { account: 'cap', amount: 100, currency: 'USD', direction: 'credit' }] }, null));
+    await rec('tx', api.post('/transactions', { postings: [{ account: 'cash:usd', amount: '100', currency: 'USD', direction: 'debit' }, { account: 'cap', amount: 100, currency: 'USD', direction: 'credit' }], external_refs: [{ rail: 'ach', kind: 'trace', value: '1' }] }, 'k1'));
+    await rec('tx_replay', api.post('/transactions', { postings: [{ account: 'cash:usd', amount: '100', currency: 'USD', direction: 'debit' }, { account: 'cap', amount: 100, currency: 'USD', direction: 'credit' }], external_refs: [{ rail: 'ach', kind: 'trace', value: '1' }] }, 'k1'));
+    const txid = (out.tx as any).body.data?.id;
+    await rec('tx_unbal', api.post('/transactions', { postings: [{ account: 'cash:usd', amount: '100', currency: 'USD', direction: 'debit' }, { account: 'cap', amount: 99, currency: 'USD', direction: 'credit' }] }));
+    await rec('tx_dry', api.post('/transactions?dry_run=true', { postings: [{ account: 'cash:usd', amount: '1', currency: 'USD', direction: 'debit' }, { account: 'cap', amount: 1, currency: 'USD', direction: 'credit' }] }, null));
+    await rec('tx_pending', api.post('/transactions?expand=postings.account,balances', { postings: [{ account: 'cash:usd', amount: '5', currency: 'USD', direction: 'debit', pending: true }, { account: 'cap', amount: 5, currency: 'USD', direction: 'credit', pending: true }] }));
+    const pid = (out.tx_pending as any).body.data?.id;
+    await rec('tx_commit', api.post(`/transactions/${pid}/commit`, undefined, null));
+    await rec('tx_get', api.get(`/transactions/${txid}`));
+    await rec('tx_list', api.get(`/transactions?limit=1&include_total=true`));
+    await rec('tx_lookup', api.get(`/transactions/lookup?rail=ach&kind=trace&value=1`));
+    await rec('tx_lookup_missing', api.get(`/transactions/lookup?rail=ach`));
+    await rec('tx_patch', api.patch(`/transactions/${txid}`, { metadata: { a: 1 } }));
+    await rec('tx_patch_imm', api.patch(`/transactions/${txid}`, { postings: [] }));
+    await rec('tx_delete', api.delete(`/transactions/${txid}`));
+    await rec('tx_refund', api.post(`/transactions/${txid}/refund`, { amount: '10' }));
+    await rec('tx_refunds', api.get(`/transactions/${txid}/refunds`));
+    await rec('tx_reverse', api.post(`/transactions/${txid}/reverse`));
+    await rec('tx_reverse2', api.post(`/transactions/${txid}/reverse`));
+    await rec('tx_commit_archived', api.post(`/transactions/${txid}/commit`, undefined, null));
+    await rec('bulk', api.post('/transactions/bulk', { transactions: [{ idempotency_key: 'b1', postings: [{ account: 'cash:usd', amount: '1', currency: 'USD', direction: 'debit' }, { account: 'cap', amount: '1', currency: 'USD', direction: 'credit' }] }, { idempotency_key: 'b2', postings: [{ account: 'cash:usd', amount: '1', currency: 'USD', direction: 'debit' }] }] }, null));
+    await rec('bulk_empty', api.post('/transactions/bulk', { transactions: [] }, null));
+    await rec('bal', api.get('/accounts/cash:usd/balance'));
+    await rec('bal_at', api.get('/accounts/cash:usd/balance?at=2020-01-01T00:00:00Z'));
+    await rec('cat_bal', api.get('/accounts/cash:usd/category_balance'));
+    await rec('stmt', api.get('/accounts/cash:usd/statement?limit=2'));
+    await rec('acc_postings', api.get('/accounts/cash:usd/postings?limit=1'));
+    await rec('postings', api.get('/postings?limit=1'));
+    await rec('acc_patch', api.patch('/accounts/cap', { name: 'Capital' }, null));
+    await rec('acc_close_nz', api.post('/accounts/cap/close', { closed_by_label: 'me' }, null));
+    await rec('acc_close_tok', api.post('/accounts/tok/close', { closed_by_label: 'me' }, null));
+    await rec('acc_close_tok2', api.post('/accounts/tok/close', { closed_by_label: 'other' }, null));
+    await rec('unknown_route', api.get('/nothing_here'));
+    writeFileSync('/tmp/lr/probe2.json', JSON.stringify(out, null, 1));
+  });
+});
