@@ -46,8 +46,8 @@ describe('agent actions', () => {
     expect(none.status).toBe(401);
     expect(none.body.error.code).toBe('runtime_key_required');
     await act(s.t.app, agent, { action_type: 'email.send', budget_id: other.budgetId }).expect(404);
-    await act(s.t.app, agent, { action_type: 'Bad Type' }).expect(400);
-    await act(s.t.app, agent, { action_type: 'email.send', cost_cents: -1 }).expect(400);
+    await act(s.t.app, agent, { action_type: 'Bad Type' }).expect(422);
+    await act(s.t.app, agent, { action_type: 'email.send', cost_cents: -1 }).expect(422);
   });
 
   it('replays a finished key with the original status, intent and decision, even after a policy change', async () => {

@@ -100,10 +100,10 @@ describe('agents and their keys', () => {
     [{ name: 'x', scopes: ['Payment'] }, 'scopes'],
     [{ name: 'x', max_budget_cents: -1 }, 'max_budget_cents'],
     [{ name: 'x', max_budget_cents: 1.5 }, 'max_budget_cents'],
-  ])('refuses %j with 400 and writes nothing', async (body, field) => {
+  ])('refuses %j with 422 and writes nothing', async (body, field) => {
     const count = () => t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM agents`);
     const before = await count();
-    const res = await http().post(base).set(bearer(owner)).send(body).expect(400);
+    const res = await http().post(base).set(bearer(owner)).send(body).expect(422);
     expect(res.body.error).toEqual({ message: expect.stringContaining(field), code: null });
     expect(await count()).toEqual(before);
   });
@@ -125,7 +125,7 @@ describe('agents and their keys', () => {
     expect(res.body.data).toMatchObject({ name: 'renamed', scopes: ['*'], max_budget_cents: 250 });
     const cleared = await http().patch(`${base}/${agent.id}`).set(bearer(admin)).send({ max_budget_cents: null }).expect(200);
     expect(cleared.body.data).toMatchObject({ name: 'renamed', max_budget_cents: null });
-    await http().patch(`${base}/${agent.id}`).set(bearer(admin)).send({ name: null }).expect(400);
+    await http().patch(`${base}/${agent.id}`).set(bearer(admin)).send({ name: null }).expect(422);
   });
 
   it('authenticates agent routes by key only', async () => {

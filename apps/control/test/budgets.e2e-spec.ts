@@ -70,12 +70,17 @@ describe('agent budgets', () => {
     });
   });
 
-  it.each([{}, { budget_cents: 0 }, { budget_cents: '10' }, { budget_cents: 1.5 }, { budget_cents: 10, currency: 'usd' }, { budget_cents: 10, parent_budget_id: 'nope' }])(
-    'refuses %j with 400 and a null code',
-    async (body) => {
-      expect((await open(body).expect(400)).body.error.code).toBeNull();
-    },
-  );
+  // The reference's codeless statuses: 400 for a missing field, 422 for a present value that is wrong.
+  it.each([
+    [{}, 400],
+    [{ budget_cents: 0 }, 422],
+    [{ budget_cents: '10' }, 422],
+    [{ budget_cents: 1.5 }, 422],
+    [{ budget_cents: 10, currency: 'usd' }, 422],
+    [{ budget_cents: 10, parent_budget_id: 'nope' }, 422],
+  ])('refuses %j with %i and a null code', async (body, status) => {
+    expect((await open(body).expect(status)).body.error.code).toBeNull();
+  });
 
   it('reserves a child from its parent, refuses one larger than what is left, and returns headroom on close', async () => {
     const parent = (await open({ budget_cents: 1000 }).expect(201)).body.data as BudgetBody;

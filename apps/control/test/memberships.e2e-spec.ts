@@ -56,11 +56,11 @@ describe('memberships', () => {
     expect(ws.body.data).toMatchObject({ role: 'admin', capabilities: ['read', 'approve', 'manage_policy'] });
   });
 
-  it('refuses a duplicate member with 422 and a bad body with 400', async () => {
+  it('refuses a duplicate member with 422 and a bad body with 422', async () => {
     expect((await add({ user_sub: 'mia' }).expect(422)).body.error.code).toBeNull();
-    await add({ user_sub: 'x', role: 'emperor' }).expect(400);
-    await add({ user_sub: '' }).expect(400);
-    await add({ user_sub: 'x', email: 'not-an-email' }).expect(400);
+    await add({ user_sub: 'x', role: 'emperor' }).expect(422);
+    await add({ user_sub: '' }).expect(422);
+    await add({ user_sub: 'x', email: 'not-an-email' }).expect(422);
   });
 
   it('gives 403 insufficient_role to members and admins without manage_members', async () => {

@@ -58,7 +58,7 @@ describe('payment intents', () => {
     const res = await http().post('/control/v1/agent/payment_intents').set(bearer(agent.key)).send({ budget_id: agent.budgetId, amount_cents: 10 });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBeNull();
-    await pay(s.t.app, agent, { amount_cents: 0 }).expect(400);
+    await pay(s.t.app, agent, { amount_cents: 0 }).expect(422);
     await pay(s.t.app, agent, { amount_cents: 10, budget_id: other.budgetId }).expect(404);
   });
 
@@ -164,6 +164,18 @@ describe('payment intents', () => {
     expect(audit.action).toBe('payment_intent.failed');
     const [hook] = await db().query(`SELECT type FROM webhook_events WHERE data->>'id' = $1`, [res.body.data.id]);
     expect(hook.type).toBe('payment.failed');
+  });
+
+  it('refuses an agent suspended elsewhere at once, though its key is still cached here', async () => {
+    const agent = await agentWithPolicy(s, { per_transaction_cap_cents: 50_000 });
+    await pay(s.t.app, agent, { amount_cents: 100 }).expect(201);
+    // As another replica would: straight in the database, so this process's key cache is not told.
+    await db().query(`UPDATE agents SET status = 'suspended' WHERE id = $1`, [agent.id]);
+    const res = await pay(s.t.app, agent, { amount_cents: 100 }).expect(401);
+    expect(res.body.error.code).toBe('invalid_runtime_key');
+    await http().post('/control/v1/agent/payment_intents/simulate').set(bearer(agent.key)).send({ budget_id: agent.budgetId, amount_cents: 100 }).expect(401);
+    const [{ n }] = await db().query(`SELECT count(*)::int AS n FROM intents WHERE agent_id = $1`, [agent.id]);
+    expect(n).toBe(1);
   });
 
   it('simulates a payment without recording or spending anything', async () => {

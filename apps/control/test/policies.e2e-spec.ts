@@ -70,9 +70,9 @@ describe('policies, policy modules and previews', () => {
     expect(res.body.error.code).toBeNull();
   });
 
-  it('refuses a body without agent_id (422), a bad field type (400), an unknown agent (404) and a member (403 insufficient_role)', async () => {
+  it('refuses a body without agent_id (422), a bad field type (422), an unknown agent (404) and a member (403 insufficient_role)', async () => {
     await post('/policies', {}).expect(422);
-    await post('/policies', { agent_id: '00000000-0000-4000-8000-000000000000', per_transaction_cap_cents: 'x' }).expect(400);
+    await post('/policies', { agent_id: '00000000-0000-4000-8000-000000000000', per_transaction_cap_cents: 'x' }).expect(422);
     await post('/policies', { agent_id: '00000000-0000-4000-8000-000000000000' }).expect(404);
     const res = await post('/policies', { agent_id: '00000000-0000-4000-8000-000000000000' }, member).expect(403);
     expect(res.body.error.code).toBe('insufficient_role');
@@ -83,8 +83,8 @@ describe('policies, policy modules and previews', () => {
     const created = (await post('/policy_modules', { name: 'no-gambling', description: 'Blocks casinos', rules: [{ kind: 'resource_allowlist', allow: ['shop.com'], rule_name: 'module_allowlist' }] }).expect(201)).body.data;
     expect(created).toMatchObject({ id: expect.any(String), name: 'no-gambling', description: 'Blocks casinos', rules: [{ kind: 'resource_allowlist', rule_name: 'module_allowlist' }] });
     await post('/policy_modules', { name: 'no-gambling' }).expect(422);
-    await post('/policy_modules', { name: 'Bad Name' }).expect(400);
-    await post('/policy_modules', { name: 'nested', imports: ['no-gambling'] }).expect(400);
+    await post('/policy_modules', { name: 'Bad Name' }).expect(422);
+    await post('/policy_modules', { name: 'nested', imports: ['no-gambling'] }).expect(422);
     await post('/policy_modules', { name: 'broken', rules: [{ kind: 'cost_cap' }] }).expect(422);
     expect((await http().get(ws('/policy_modules/no-gambling')).set(bearer(member)).expect(200)).body.data).toEqual(created);
     await http().get(ws('/policy_modules/absent')).set(bearer(member)).expect(404);
@@ -121,7 +121,7 @@ describe('policies, policy modules and previews', () => {
     const over = await post('/policy_previews', { agent_id: agent.id, action_type: 'x', cost_cents: 200, session_budget_cents: 100, policy: {} }).expect(200);
     expect(over.body.data.rule).toBe('session_budget');
     await post('/policy_previews', { agent_id: agent.id, action_type: 'x', policy: { rules: [{ kind: 'nope' }] } }).expect(422);
-    await post('/policy_previews', { agent_id: agent.id, action_type: 'x', policy: { per_transaction_cap_cents: 'a' } }).expect(400);
+    await post('/policy_previews', { agent_id: agent.id, action_type: 'x', policy: { per_transaction_cap_cents: 'a' } }).expect(422);
     const after = await s.t.app.get(DataSource).query(`SELECT COUNT(*)::int AS n FROM audit_events`);
     expect(after[0].n).toBe(before[0].n);
   });

@@ -93,9 +93,9 @@ describe('sign-in routes and the account', () => {
     await http().post('/v1/auth/verify_email').send({ pending_authentication_token: 'pat_email', code: '123456' }).expect(200);
   });
 
-  it('refuses wrong credentials (401, no code) and bad bodies (400)', async () => {
+  it('refuses wrong credentials (401, no code) and bad bodies (422 wrong value, 400 missing field)', async () => {
     expect((await http().post('/v1/auth/signin').send({ email: 'ok@example.com', password: 'wrong' }).expect(401)).body.error.code).toBeNull();
-    await http().post('/v1/auth/signin').send({ email: 'not-an-email', password: 'x' }).expect(400);
+    await http().post('/v1/auth/signin').send({ email: 'not-an-email', password: 'x' }).expect(422);
     await http().post('/v1/auth/verify_mfa').send({ pending_authentication_token: 'p' }).expect(400);
   });
 

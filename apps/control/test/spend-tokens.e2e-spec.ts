@@ -64,16 +64,16 @@ describe('spend tokens', () => {
   });
 
   it.each([
-    [{ budget_id: undefined, amount_ceiling_cents: 10 }],
-    [{ budget_id: 'nope', amount_ceiling_cents: 10 }],
-    [{ amount_ceiling_cents: 0 }],
-    [{ amount_ceiling_cents: 1.5 }],
-    [{ amount_ceiling_cents: '10' }],
-    [{ amount_ceiling_cents: 10, expires_at: 'tomorrow' }],
-    [{ amount_ceiling_cents: 10, counterparty: 7 }],
-    [{ amount_ceiling_cents: 10, surprise: true }],
-  ])('refuses malformed body %j with 400 and a null code', async (body) => {
-    const res = await mint({ budget_id: budgetId, ...body }).expect(400);
+    [{ budget_id: undefined, amount_ceiling_cents: 10 }, 400],
+    [{ budget_id: 'nope', amount_ceiling_cents: 10 }, 422],
+    [{ amount_ceiling_cents: 0 }, 422],
+    [{ amount_ceiling_cents: 1.5 }, 422],
+    [{ amount_ceiling_cents: '10' }, 422],
+    [{ amount_ceiling_cents: 10, expires_at: 'tomorrow' }, 422],
+    [{ amount_ceiling_cents: 10, counterparty: 7 }, 422],
+    [{ amount_ceiling_cents: 10, surprise: true }, 422],
+  ])('refuses malformed body %j with %i and a null code', async (body, status) => {
+    const res = await mint({ budget_id: budgetId, ...body }).expect(status);
     expect(res.body.error).toEqual({ message: expect.any(String), code: null });
   });
 

@@ -54,13 +54,13 @@ describe('workspaces', () => {
   });
 
   it.each([
-    [{}, 'name'],
-    [{ name: '' }, 'name'],
-    [{ name: 'x', slug: 'Not A Slug' }, 'slug'],
-    [{ name: 'x', extra: 1 }, 'extra'],
-  ])('answers bad input %j with 400, a null code, and no workspace', async (body, field) => {
+    [{}, 'name', 400],
+    [{ name: '' }, 'name', 422],
+    [{ name: 'x', slug: 'Not A Slug' }, 'slug', 422],
+    [{ name: 'x', extra: 1 }, 'extra', 422],
+  ])('answers bad input %j (%s) with %i, a null code, and no workspace', async (body, field, status) => {
     const before = await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM workspaces`);
-    const res = await http().post('/control/v1/workspaces').set(bearer(alice)).send(body).expect(400);
+    const res = await http().post('/control/v1/workspaces').set(bearer(alice)).send(body).expect(status);
     expect(res.body.error).toEqual({ message: expect.stringContaining(field), code: null });
     expect(await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM workspaces`)).toEqual(before);
   });

@@ -152,4 +152,16 @@ describe('OAuth client management', () => {
     const rotate = await api().post(`/oauth_clients/${created.id}/rotate_secret`).expect(409);
     expect(rotate.body.error.code).toBe('invalid_state');
   });
+
+  it("announces create, rotation and delete in the pinned ledger's events, never with a secret", async () => {
+    const created = (await create().expect(201)).body.data;
+    await api().post(`/oauth_clients/${created.id}/rotate_secret`).expect(200);
+    await api().post(`/oauth_clients/${created.id}/rotate_secret`).expect(409);
+    await api().delete(`/oauth_clients/${created.id}`).expect(200);
+    await api().delete(`/oauth_clients/${created.id}`).expect(200);
+    const events = (await api().get(`/events?resource_id=${created.id}`).expect(200)).body.data;
+    expect(events.map((e: { type: string }) => e.type)).toEqual(['oauth_client.deleted', 'oauth_client.secret_rotated', 'oauth_client.created']);
+    expect(events[0].data).toMatchObject({ object: 'oauth_client', id: created.id, active: false });
+    expect(JSON.stringify(events)).not.toMatch(/sk_test_|client_secret/);
+  });
 });

@@ -1,5 +1,7 @@
 import { DataSource } from 'typeorm';
+import request from 'supertest';
 import { BooksApi, startBooksApp } from './books-api';
+import { accessToken, LedgerFixtures } from './ledger-fixtures';
 import { LedgerTestApp } from './ledger-test-app';
 
 const HUGE = '123456789012345678901234567890123456789012345678901234567890';
@@ -124,6 +126,35 @@ describe('Transactions', () => {
     expect(byBody.body.data.idempotency_key).toBe('body-key-1');
     const retried = await api.post('/transactions', { postings, idempotency_key: 'body-key-1' }, null).expect(200);
     expect(retried.body.data.id).toBe(byBody.body.data.id);
+  });
+
+  it('refuses a key the client used on another ledger with 409 already_exists, and rolls the write back', async () => {
+    const fx = LedgerFixtures.of(t);
+    const free = await fx.client();
+    const second = await fx.ledger(free.organizationId, 'test', 'second');
+    await t.app.get(DataSource).query('UPDATE oauth_clients SET ledger_id = NULL WHERE id = $1', [free.clientId]);
+    const token = await accessToken(t, free);
+    const post = (ledger: string, path: string, body: object, key: string) =>
+      request(t.app.getHttpServer())
+        .post(`/ledger/v1${path}`)
+        .set('Authorization', `Bearer ${token}`)
+        .set('X-Ledger-Id', ledger)
+        .set('Idempotency-Key', key)
+        .send(body);
+    for (const ledger of [free.ledgerId, second]) {
+      for (const id of ['a', 'b']) await post(ledger, '/accounts', { id, name: id, type: 'asset', currency: 'USD' }, `${ledger}-${id}`).expect(201);
+    }
+    const postings = [
+      { account: 'a', amount: '4', currency: 'USD', direction: 'debit' },
+      { account: 'b', amount: '4', currency: 'USD', direction: 'credit' },
+    ];
+    await post(free.ledgerId, '/transactions', { postings }, 'cross-ledger-1').expect(201);
+    // The second ledger has no transaction with this key, so only the key's row can refuse it.
+    const res = await post(second, '/transactions', { postings }, 'cross-ledger-1').expect(409);
+    expect(res.body.error).toMatchObject({ code: 'already_exists', param: 'Idempotency-Key' });
+    const db = t.app.get(DataSource);
+    expect(await db.query('SELECT id FROM transactions WHERE ledger_id = $1', [second])).toEqual([]);
+    expect(await db.query(`SELECT id FROM events WHERE ledger_id = $1 AND type = 'transaction.created'`, [second])).toEqual([]);
   });
 
   it('enforces overdraft_policy none: 422 insufficient_funds and nothing written', async () => {

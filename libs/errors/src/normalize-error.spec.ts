@@ -46,6 +46,14 @@ describe('normalizeError', () => {
     expect(n.message).toBe('postings.0.amount: must be a digit string');
   });
 
+  it('tells a wrong body value apart from absent fields and bad query parameters', () => {
+    const failure = (source: string, missing: string[]) =>
+      normalizeError(Object.assign(new ValidationFailed({ amount: ['is required'], name: ['too long'] }, missing), { source }));
+    expect(failure('body', ['amount']).badBodyValue).toBe(true);
+    expect(failure('body', ['amount', 'name']).badBodyValue).toBe(false);
+    expect(failure('query', []).badBodyValue).toBe(false);
+  });
+
   it('recognises an unmatched route apart from a plain 404', () => {
     expect(normalizeError(new NotFoundException('Cannot GET /nope')).kind).toBe('route_not_found');
     expect(normalizeError(new NotFoundException('gone')).kind).toBe('http');

@@ -10,6 +10,11 @@ export interface NormalizedError extends ApiErrorExtras {
   kind: 'coded' | 'validation' | 'malformed_body' | 'route_not_found' | 'http' | 'unavailable' | 'internal';
   /** The original exception when it was unexpected, for logging only. */
   cause?: unknown;
+  /**
+   * Validation only: a value that was present in the body but wrong, as opposed to an absent field or a
+   * bad query or path parameter (some APIs answer 422 for the first, 400 for the others).
+   */
+  badBodyValue?: boolean;
 }
 
 interface ValidationResponse {
@@ -65,6 +70,7 @@ export function normalizeError(exception: unknown): NormalizedError {
       code: null,
       message: exception.message,
       kind: 'validation',
+      badBodyValue: exception.source === 'body' && Object.keys(exception.fields).some((path) => !exception.missing.includes(path)),
       param: Object.keys(exception.fields)[0],
       details: { fields: exception.fields },
     };
@@ -98,9 +104,16 @@ export function normalizeError(exception: unknown): NormalizedError {
 
 /** Raised by the validation pipe; `fields` maps each offending property path to its messages. */
 export class ValidationFailed extends Error {
-  constructor(readonly fields: Record<string, string[]>) {
+  constructor(
+    readonly fields: Record<string, string[]>,
+    /** Paths of the failing fields that were absent rather than wrong. */
+    readonly missing: string[] = [],
+  ) {
     const [first] = Object.entries(fields);
     super(first ? `${first[0]}: ${first[1][0]}` : 'Invalid request');
     this.name = 'ValidationFailed';
   }
+
+  /** Which part of the request failed (`body`, `query`, `param`, `custom`), when the pipe knows. */
+  source?: string;
 }

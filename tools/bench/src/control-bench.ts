@@ -16,12 +16,16 @@ import { redisUrl, report, runScript, scratchDatabase } from './bench-kit';
  * A run of GET /.well-known/jwks.json first gives the machine's ceiling for any request.
  * BENCH_SECONDS (default 10) per HTTP run, BENCH_CONNECTIONS (default 32), BENCH_AGENTS (default 16),
  * BENCH_ONLY (comma list of baseline,authorize,simulate,verify,consume,evaluation; default all),
- * BENCH_NODE_OPTIONS (passed to the service process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+ * BENCH_NODE_OPTIONS (passed to the service processes, e.g. `-r ./some-preload.js`),
+ * BENCH_REPLICAS (default 1): service processes on one database, the deployment shape of one
+ * replica per core; the load is split evenly across them (latency figures are the worst replica's).
+ * The database commits synchronously (`synchronous_commit = on`): an authorization is durable when answered.
  */
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const agentCount = Number(process.env.BENCH_AGENTS ?? 16);
+const replicas = Number(process.env.BENCH_REPLICAS ?? 1);
 const only = process.env.BENCH_ONLY?.split(',');
 const runs = (name: string) => !only || only.includes(name);
 
@@ -60,39 +64,47 @@ async function seed(pg: Client): Promise<BenchAgent[]> {
 
 interface Run {
   title: string;
-  url: string;
+  /** Path on every replica. */
+  path: string;
   method?: 'GET' | 'POST';
   expect: number;
   body(i: number): { headers: Record<string, string>; body: string };
   amount?: number;
 }
 
-async function load(run: Run): Promise<void> {
+async function load(bases: string[], run: Run): Promise<void> {
   let i = 0;
   let wrong = 0;
-  const result = await autocannon({
-    url: run.url,
-    method: run.method ?? 'POST',
-    connections,
-    ...(run.amount ? { amount: run.amount } : { duration: seconds }),
-    requests: [
-      {
-        setupRequest: (req) => {
-          const { headers, body } = run.body(i++);
-          return { ...req, headers: { ...req.headers, 'content-type': 'application/json', ...headers }, body };
-        },
-        onResponse: (status) => {
-          if (status !== run.expect) wrong++;
-        },
-      },
-    ],
-  });
-  report(run.title, {
-    'requests/s': result.requests.average,
-    'p50 (ms)': result.latency.p50,
-    'p99 (ms)': result.latency.p99,
-    requests: result.requests.total,
-    [`not ${run.expect}`]: wrong + result.errors + result.timeouts,
+  const results = await Promise.all(
+    bases.map((base, r) =>
+      autocannon({
+        url: `${base}${run.path}`,
+        method: run.method ?? 'POST',
+        connections: Math.ceil(connections / bases.length),
+        // A fixed amount is shared out exactly, so each distinct request is sent once.
+        ...(run.amount ? { amount: Math.floor(run.amount / bases.length) + (r < run.amount % bases.length ? 1 : 0) } : { duration: seconds }),
+        requests: [
+          {
+            setupRequest: (req) => {
+              const { headers, body } = run.body(i++);
+              return { ...req, headers: { ...req.headers, 'content-type': 'application/json', ...headers }, body };
+            },
+            onResponse: (status) => {
+              if (status !== run.expect) wrong++;
+            },
+          },
+        ],
+      }),
+    ),
+  );
+  const sum = (f: (r: autocannon.Result) => number) => results.reduce((t, r) => t + f(r), 0);
+  const worst = (f: (r: autocannon.Result) => number) => Math.max(...results.map(f));
+  report(run.title + (bases.length > 1 ? ` [${bases.length} replicas]` : ''), {
+    'requests/s': sum((r) => r.requests.average),
+    'p50 (ms)': worst((r) => r.latency.p50),
+    'p99 (ms)': worst((r) => r.latency.p99),
+    requests: sum((r) => r.requests.total),
+    [`not ${run.expect}`]: wrong + sum((r) => r.errors + r.timeouts),
   });
 }
 
@@ -108,13 +120,15 @@ async function main(): Promise<void> {
     ...(process.env.BENCH_NODE_OPTIONS && { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS }),
   };
   const pg = new Client({ connectionString: db.url });
-  let app: Awaited<ReturnType<typeof startAppProcess>> | null = null;
+  const apps: Awaited<ReturnType<typeof startAppProcess>>[] = [];
   try {
     await runScript('apps/control/src/migrate.ts', [], env);
     await pg.connect();
+    await pg.query(`ALTER DATABASE "${(await pg.query('SELECT current_database() AS name')).rows[0].name}" SET synchronous_commit = on`);
     const agents = await seed(pg);
-    app = await startAppProcess('apps/control/src/main.ts', 'CONTROL_PORT', env);
-    const base = `http://127.0.0.1:${app.port}`;
+    // One at a time: the first boot creates the cosigning key, the others load it.
+    for (let r = 0; r < replicas; r++) apps.push(await startAppProcess('apps/control/src/main.ts', 'CONTROL_PORT', env));
+    const bases = apps.map((a) => `http://127.0.0.1:${a.port}`);
     const as = (i: number) => agents[i % agents.length];
     const payment = (i: number) => ({
       headers: { authorization: `Bearer ${as(i).key}` },
@@ -122,12 +136,12 @@ async function main(): Promise<void> {
     });
 
     // Calibration: a route with no database work shows what the (shared) machine gives any request.
-    if (runs('baseline')) await load({ title: 'Baseline: GET /.well-known/jwks.json (no database)', url: `${base}/.well-known/jwks.json`, method: 'GET', expect: 200, body: () => ({ headers: {}, body: '' }) });
+    if (runs('baseline')) await load(bases, { title: 'Baseline: GET /.well-known/jwks.json (no database)', path: '/.well-known/jwks.json', method: 'GET', expect: 200, body: () => ({ headers: {}, body: '' }) });
     // Verify and consume need authorizations to spend, so they run this one too.
-    if (runs('authorize') || runs('verify') || runs('consume')) await load({ title: `Allowed payment authorizations (${agentCount} agents, reservation + cosignature)`, url: `${base}/control/v1/agent/payment_intents`, expect: 201, body: payment });
-    if (runs('simulate')) await load({
+    if (runs('authorize') || runs('verify') || runs('consume')) await load(bases, { title: `Allowed payment authorizations (${agentCount} agents, reservation + cosignature)`, path: '/control/v1/agent/payment_intents', expect: 201, body: payment });
+    if (runs('simulate')) await load(bases, {
       title: 'Action simulations',
-      url: `${base}/control/v1/agent/actions/simulate`,
+      path: '/control/v1/agent/actions/simulate',
       expect: 200,
       body: (i) => ({
         headers: { authorization: `Bearer ${as(i).key}` },
@@ -135,11 +149,11 @@ async function main(): Promise<void> {
       }),
     });
     const tokens = (await pg.query(`SELECT cosignature FROM intents WHERE cosignature IS NOT NULL AND cosign_consumed_at IS NULL ORDER BY created_at DESC`)).rows.map((r) => r.cosignature as string);
-    if (runs('verify')) await load({ title: 'Cosignature verify', url: `${base}/control/v1/cosign/verify`, expect: 200, body: () => ({ headers: {}, body: JSON.stringify({ authorization: tokens[0] }) }) });
+    if (runs('verify')) await load(bases, { title: 'Cosignature verify', path: '/control/v1/cosign/verify', expect: 200, body: () => ({ headers: {}, body: JSON.stringify({ authorization: tokens[0] }) }) });
     const spendable = tokens.slice(1);
-    if (runs('consume')) await load({
+    if (runs('consume')) await load(bases, {
       title: `Cosignature consume (${spendable.length} distinct authorizations, each once)`,
-      url: `${base}/control/v1/cosign/consume`,
+      path: '/control/v1/cosign/consume',
       expect: 200,
       amount: spendable.length,
       body: (i) => ({ headers: {}, body: JSON.stringify({ authorization: spendable[i % spendable.length], consumed_by: 'bench' }) }),
@@ -150,7 +164,7 @@ async function main(): Promise<void> {
       report(`Policy evaluation alone, ${r.rules} condition rule(s)`, { 'compiled (ns/rule)': r.compiled_ns_per_rule, 'json-logic-js (ns/rule)': r.json_logic_ns_per_rule });
     }
   } finally {
-    await app?.stop();
+    await Promise.all(apps.map((a) => a.stop()));
     await pg.end().catch(() => undefined);
     await db.drop();
   }

@@ -165,6 +165,11 @@ async function main(): Promise<void> {
     await pg.connect();
     await pg.query(`ALTER DATABASE "${(await pg.query('SELECT current_database() AS name')).rows[0].name}" SET synchronous_commit = on`);
     await runScript('apps/ledger/src/migrate.ts', [], env);
+    // What every new session (the service's pool included) gets; the report shows it was not relaxed.
+    const session = new Client({ connectionString: db.url });
+    await session.connect();
+    const durability = (await session.query('SHOW synchronous_commit')).rows[0].synchronous_commit as string;
+    await session.end();
     app = await startAppProcess('apps/ledger/src/main.ts', 'LEDGER_PORT', serviceEnv);
     const baseUrl = `http://127.0.0.1:${app.port}`;
     const { token, ledgerId } = await bootstrap(env, baseUrl);
@@ -203,7 +208,7 @@ async function main(): Promise<void> {
       });
     }
     const inFlight = scenarios.reduce((sum, s) => sum + s.connections, 0) + (afterWarmUp > 0 ? 4 : 0);
-    report('books after the run', { check: await checkBooks(pg, ledgerId, succeeded, inFlight) });
+    report('books after the run', { check: await checkBooks(pg, ledgerId, succeeded, inFlight), synchronous_commit: durability });
   } finally {
     await pg.end().catch(() => undefined);
     await app?.stop();

@@ -29,5 +29,5 @@ if (file) {
     count += 1;
     return query.apply(this, args);
   };
-  setInterval(() => writeFileSync(file, String(count)), 100).unref();
+  setInterval(() => writeFileSync(file, String(count)), 500).unref();
 }

@@ -23,7 +23,7 @@ export class Budget {
   @Column('bigint', { transformer: centsTransformer })
   spent_cents: number;
 
-  /** Headroom lent out (to open child budgets) and so not available to spend here. */
+  /** Headroom held back from spending here: lent to open child budgets or reserved by open intents. */
   @Column('bigint', { transformer: centsTransformer })
   reserved_cents: number;
 

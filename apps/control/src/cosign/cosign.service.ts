@@ -57,6 +57,9 @@ export type CosignatureCheck = ValidCosignature | InvalidCosignature;
 type Claims = CosignSubject & { iss: string; sub: string; jti: string; iat: number; nbf: number; exp: number };
 
 const invalid = (reason: InvalidReason): InvalidCosignature => ({ valid: false, reason });
+
+/** Tokens kept with their checked signature; the oldest leaves first once full. */
+const VERIFIED_TOKENS = 10_000;
 const SPENDABLE = new Set(['pending', 'held']);
 
 function wellFormed(claims: Record<string, unknown>): claims is Claims {
@@ -83,6 +86,14 @@ function settlement(intent: SpendableIntent | null, amount: number): InvalidReas
  */
 @Injectable()
 export class CosignService {
+  /**
+   * Tokens whose signature checked out, by their exact text, with the claims and key id: an
+   * executor verifies and then consumes the same token, and the same bytes always check the same
+   * way, so the signature is checked once while its key is still published. Time, issuer and
+   * spend state are checked on every call.
+   */
+  private readonly verified = new Map<string, { kid: string; claims: Claims }>();
+
   constructor(
     private readonly keys: CosignKeysService,
     private readonly intents: CosignaturesRepository,
@@ -129,14 +140,24 @@ export class CosignService {
 
   /** Signature, issuer and time checks; no database read. */
   private async checkToken(token: string): Promise<Claims | InvalidCosignature> {
-    const checked = await verifyEs256(token, (kid) => this.keys.verifyingKey(kid));
-    if (typeof checked === 'string') return invalid(checked);
-    const claims = checked.payload as Record<string, unknown> | null;
-    if (typeof claims !== 'object' || claims === null || !wellFormed(claims)) return invalid('malformed');
+    const claims = await this.signedClaims(token);
+    if ('reason' in claims) return claims;
     if (claims.iss !== this.settings.COSIGN_ISSUER) return invalid('wrong_issuer');
     const now = Math.floor(Date.now() / 1000);
     if (claims.nbf > now) return invalid('not_yet_valid');
     if (claims.exp <= now) return invalid('expired');
+    return claims;
+  }
+
+  private async signedClaims(token: string): Promise<Claims | InvalidCosignature> {
+    const hit = this.verified.get(token);
+    if (hit && (await this.keys.verifyingKey(hit.kid))) return hit.claims;
+    const checked = await verifyEs256(token, (kid) => this.keys.verifyingKey(kid));
+    if (typeof checked === 'string') return invalid(checked);
+    const claims = checked.payload as Record<string, unknown> | null;
+    if (typeof claims !== 'object' || claims === null || !wellFormed(claims)) return invalid('malformed');
+    if (this.verified.size >= VERIFIED_TOKENS) this.verified.delete(this.verified.keys().next().value as string);
+    this.verified.set(token, { kid: checked.header.kid as string, claims });
     return claims;
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { parseCents } from '../common/cents.transformer';
+import { PreparedStatements } from '../database/prepared-statements';
 
 export interface SpendableIntent {
   state: string;
@@ -14,14 +15,20 @@ export interface SpendableIntent {
  */
 @Injectable()
 export class CosignaturesRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly statements: PreparedStatements;
+
+  constructor(dataSource: DataSource) {
+    this.statements = new PreparedStatements(dataSource);
+  }
 
   async find(workspaceId: string, intentId: string): Promise<SpendableIntent | null> {
-    const [row] = (await this.dataSource.query(
+    const [row] = await this.statements.run<{ state: string; amount_cents: string; consumed: boolean }>(
+      null,
+      'control_cosigned_intent',
       `SELECT state, amount_cents::text AS amount_cents, cosign_consumed_at IS NOT NULL AS consumed
          FROM intents WHERE workspace_id = $1 AND id = $2`,
       [workspaceId, intentId],
-    )) as { state: string; amount_cents: string; consumed: boolean }[];
+    );
     return row ? { state: row.state, amount_cents: parseCents(row.amount_cents), consumed: row.consumed } : null;
   }
 
@@ -30,12 +37,14 @@ export class CosignaturesRepository {
    * it unspent and wins. False when it was spent already or the intent left `pending` meanwhile.
    */
   async consume(workspaceId: string, intentId: string, amountCents: number, consumedBy: string | null): Promise<boolean> {
-    const [rows] = (await this.dataSource.query(
+    const rows = await this.statements.run(
+      null,
+      'control_consume_cosignature',
       `UPDATE intents SET cosign_consumed_at = now(), consumed_by = $4, updated_at = now()
         WHERE workspace_id = $1 AND id = $2 AND amount_cents = $3 AND state = 'pending' AND cosign_consumed_at IS NULL
         RETURNING id`,
       [workspaceId, intentId, amountCents, consumedBy],
-    )) as [unknown[], number];
+    );
     return rows.length === 1;
   }
 }

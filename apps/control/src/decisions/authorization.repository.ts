@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { Pool } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { AgentStatus } from '../agents/agent.entity';
 import type { AgentMode } from '../agents/agent-key';
 import type { AuditEntry } from '../audit/audit.repository';
 import type { BudgetStatus } from '../budgets/budget.entity';
 import { parseCents } from '../common/cents.transformer';
+import { PreparedStatements } from '../database/prepared-statements';
 import { activePoliciesJson } from '../policies/policies.repository';
 import type { IntentKind } from './intent.entity';
 import { INSERT_COLUMNS, intentInsertValues, NewIntent } from './intents.repository';
@@ -55,29 +54,27 @@ export interface IntentAudit extends Omit<AuditEntry, 'snapshot'> {
   headroomPath: string[];
 }
 
+/** Most simulation audit rows written by one statement. */
+const SIMULATION_BATCH = 200;
+const AUDIT_ROW_COLUMNS = ['workspace_id', 'subject_type', 'subject_id', 'action', 'trace_id', 'snapshot', 'actor_type', 'actor_id'] as const;
+type AuditRow = unknown[];
+
 const ISO_MS = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 const iso = (column: string) => `to_jsonb(to_char(${column} AT TIME ZONE 'UTC', ${ISO_MS}))`;
 
 /**
  * The hot path of authorizations in as few round trips as the guarantees allow: one statement
  * reads every input of a decision, one statement writes its outcome (reservation, intent, audit
- * row) atomically, with no BEGIN/COMMIT around them.
+ * row) atomically, with no BEGIN/COMMIT around them; both prepared once per connection.
  */
 @Injectable()
 export class AuthorizationRepository {
-  private readonly pool: Pool;
+  private readonly statements: PreparedStatements;
+  private readonly simulations: { row: AuditRow; resolve(): void; reject(e: unknown): void }[] = [];
+  private flushing = false;
 
   constructor(dataSource: DataSource) {
-    this.pool = (dataSource.driver as PostgresDriver).master as Pool;
-  }
-
-  /**
-   * Inside a transaction (`em`) a plain query; outside, a named prepared statement, which each pooled
-   * connection parses and plans once: these run on every authorization and every simulation.
-   */
-  private async run<T>(em: EntityManager | null, name: string, text: string, values: unknown[]): Promise<T[]> {
-    if (em) return (await em.query(text, values)) as T[];
-    return (await this.pool.query({ name, text, values })).rows as T[];
+    this.statements = new PreparedStatements(dataSource);
   }
 
   /** With an idempotency key, also takes (or probes, see `locked`) the key's advisory lock. `em` null: no transaction. */
@@ -85,7 +82,7 @@ export class AuthorizationRepository {
     const params: unknown[] = [q.workspaceId, q.agentId, q.budgetId, q.kind, q.idempotencyKey];
     const keyed = q.idempotencyKey !== null;
     if (keyed) params.push(`intent:${q.workspaceId}:${q.agentId}:${q.kind}:${q.idempotencyKey}`);
-    const [row] = await this.run<{ locked: boolean; existing_id: string | null; agent: DecisionInputs['agent']; budget: RawBudget | null; policies: string }>(
+    const [row] = await this.statements.run<{ locked: boolean; existing_id: string | null; agent: DecisionInputs['agent']; budget: RawBudget | null; policies: string }>(
       em,
       keyed ? 'control_decision_inputs_keyed' : 'control_decision_inputs',
       `SELECT ${keyed ? 'pg_try_advisory_xact_lock(hashtextextended($6, 0))' : 'true'} AS locked,
@@ -107,14 +104,42 @@ export class AuthorizationRepository {
     return { locked: row.locked, existingId: row.existing_id, agent: row.agent, budget, policiesJson: row.policies };
   }
 
-  /** A simulation's audit row, outside any transaction (it records nothing else). */
-  async recordSimulation(workspaceId: string, entry: AuditEntry): Promise<void> {
-    await this.run(
+  /**
+   * Simulations' audit rows, many in one statement: each simulation waits for its own row to be
+   * written (it records nothing else, so rows of different requests need no common transaction),
+   * while concurrent ones share the round trip and the commit. One batch is in flight at a time and
+   * the next collects meanwhile; a failed batch is retried row by row so one bad row fails alone.
+   */
+  recordSimulation(workspaceId: string, entry: AuditEntry): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.simulations.push({ row: [workspaceId, entry.subject_type, entry.subject_id, entry.action, entry.trace_id, JSON.stringify(entry.snapshot), entry.actor?.type ?? null, entry.actor?.id ?? null], resolve, reject });
+      if (!this.flushing) void this.flushSimulations();
+    });
+  }
+
+  private async flushSimulations(): Promise<void> {
+    this.flushing = true;
+    while (this.simulations.length) {
+      const batch = this.simulations.splice(0, SIMULATION_BATCH);
+      try {
+        await this.insertAuditRows(batch.map((b) => b.row));
+        batch.forEach((b) => b.resolve());
+      } catch (e) {
+        if (batch.length === 1) batch[0].reject(e);
+        else for (const b of batch) await this.insertAuditRows([b.row]).then(b.resolve, b.reject);
+      }
+    }
+    this.flushing = false;
+  }
+
+  private async insertAuditRows(rows: AuditRow[]): Promise<void> {
+    await this.statements.run(
       null,
-      'control_record_simulation',
+      'control_record_simulations',
       `INSERT INTO audit_events (workspace_id, subject_type, subject_id, action, trace_id, snapshot, actor_type, actor_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [workspaceId, entry.subject_type, entry.subject_id, entry.action, entry.trace_id, JSON.stringify(entry.snapshot), entry.actor?.type ?? null, entry.actor?.id ?? null],
+       SELECT w, st, sid, a, t, s::jsonb, at, aid
+         FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) AS u(w, st, sid, a, t, s, at, aid)`,
+      AUDIT_ROW_COLUMNS.map((_, c) => rows.map((row) => row[c])),
     );
   }
 
@@ -132,7 +157,7 @@ export class AuthorizationRepository {
     const values = INSERT_COLUMNS.map((c) =>
       c === 'decision' ? `CASE WHEN r.before IS NULL THEN ${p(c)}::jsonb ELSE jsonb_set(${p(c)}::jsonb, '{headroom,session_remaining_cents}', to_jsonb(r.before)) END` : p(c),
     );
-    const rows = await this.run<{ created_at: Date; updated_at: Date; before: string | null }>(
+    const rows = await this.statements.run<{ created_at: Date; updated_at: Date; before: string | null }>(
       null,
       'control_record_intent',
       `WITH reserved AS (

@@ -1,7 +1,7 @@
 import { hkdfSync } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
-import { randomUuid } from '@bursar/crypto';
+import { randomUuid, sha256Hex } from '@bursar/crypto';
 import { Mode, MODES } from '../common/mode';
 import { LedgerSettings } from '../config/ledger.settings';
 import { OauthClientEntity } from '../oauth-clients/oauth-client.entity';
@@ -31,9 +31,18 @@ export interface IssuedToken {
  * a purpose label, so the same secret never keys two different algorithms, and every replica
  * derives the same key without storing one more secret.
  */
+/** Most verified tokens remembered before the cache starts over. */
+const VERIFIED_MAX = 10_000;
+
 @Injectable()
 export class AccessTokenService {
   private readonly key: Uint8Array;
+  /**
+   * Grants of tokens already verified, by token digest, until the token expires: a token's
+   * validity depends only on its signature and its expiry (nothing revokes one early), so every
+   * request of a client need not check the signature again.
+   */
+  private readonly verified = new Map<string, { grant: AccessGrant; expiresAt: number }>();
 
   constructor(private readonly settings: LedgerSettings) {
     const ikm = Buffer.from(settings.LEDGER_SECRET_KEY, 'base64');
@@ -64,6 +73,16 @@ export class AccessTokenService {
 
   /** The grant a token carries, or null when it is not one of ours or no longer valid. */
   async verify(token: string): Promise<AccessGrant | null> {
+    const digest = sha256Hex(token);
+    const known = this.verified.get(digest);
+    if (known && known.expiresAt > Date.now()) return known.grant;
+    const grant = await this.check(token);
+    if (this.verified.size >= VERIFIED_MAX) this.verified.clear();
+    if (grant) this.verified.set(digest, grant);
+    return grant?.grant ?? null;
+  }
+
+  private async check(token: string): Promise<{ grant: AccessGrant; expiresAt: number } | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: [ACCESS_TOKEN_ALGORITHM],
@@ -71,17 +90,19 @@ export class AccessTokenService {
         typ: ACCESS_TOKEN_TYPE,
         requiredClaims: ['sub', 'iat', 'exp', 'mode', 'scope', 'tenant_id'],
       });
-      const { sub, iat, mode, scope, tenant_id: tenantId, ledger_id: ledgerId } = payload;
+      const { sub, iat, exp, mode, scope, tenant_id: tenantId, ledger_id: ledgerId } = payload;
       if (typeof mode !== 'string' || !(MODES as readonly string[]).includes(mode)) return null;
       if (typeof scope !== 'string' || typeof tenantId !== 'string' || typeof sub !== 'string') return null;
-      return {
+      // Shared by every request presenting the token, so nobody may change it.
+      const grant: AccessGrant = Object.freeze({
         clientId: sub,
         organizationId: tenantId,
         mode: mode as Mode,
-        scopes: scope.split(' ').filter(isClientScope),
+        scopes: Object.freeze(scope.split(' ').filter(isClientScope)) as ClientScope[],
         ledgerId: typeof ledgerId === 'string' ? ledgerId : null,
         issuedAt: new Date((iat ?? 0) * 1000),
-      };
+      });
+      return { grant, expiresAt: (exp ?? 0) * 1000 };
     } catch (err) {
       if (err instanceof joseErrors.JOSEError) return null;
       throw err;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { TenantScope } from '../common/mode';
 
 /** Where one key lives: the tenant, the client that sent it and the route it was sent to. */
@@ -41,6 +41,50 @@ const TAKE_OVER = (stale: string, expired: string) => `
          AND idempotency_keys.fingerprint = EXCLUDED.fingerprint)
      OR (idempotency_keys.state = 'completed' AND idempotency_keys.completed_at < ${expired})`;
 
+/** Part of a caller's statement: SQL text whose parameters start at the number it was built for. */
+export interface StatementPart {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * An INSERT storing `keys` as completed, for a data-modifying CTE of the statement that writes what
+ * they name (so a key exists exactly when its write does). It RETURNS `n`, `keyIdOf` of each key
+ * stored; a key it does not return is held or used by another request. A concurrent holder is
+ * waited for: the primary key makes this insert wait for its commit or rollback.
+ */
+export function completedKeysInsert(keys: CompletedKey[], staleBefore: Date, expiredBefore: Date | null, firstParam: number): StatementPart {
+  const $ = (i: number) => `$${firstParam + i}`;
+  return {
+    sql: `INSERT INTO idempotency_keys (organization_id, mode, client_id, route, key, fingerprint, state, completed_at, response_status, response_body)
+       SELECT x.org, x.mode, x.client, x.route, x.key, x.fingerprint, 'completed', now(), x.status, x.body
+       FROM unnest(${$(0)}::uuid[], ${$(1)}::text[], ${$(2)}::text[], ${$(3)}::text[], ${$(4)}::text[], ${$(5)}::text[], ${$(6)}::int[], ${$(7)}::text[])
+         AS x(org, mode, client, route, key, fingerprint, status, body)
+       ON CONFLICT (organization_id, mode, client_id, route, key) DO UPDATE SET
+         fingerprint = EXCLUDED.fingerprint, state = 'completed', locked_at = now(), created_at = now(),
+         response_status = EXCLUDED.response_status, response_body = EXCLUDED.response_body, completed_at = now()
+       ${TAKE_OVER($(8), $(9))}
+       RETURNING client_id || ' ' || route || ' ' || key AS n`,
+    params: [
+      keys.map((k) => k.scope.organizationId),
+      keys.map((k) => k.scope.mode),
+      keys.map((k) => k.scope.clientId),
+      keys.map((k) => k.scope.route),
+      keys.map((k) => k.scope.key),
+      keys.map((k) => k.fingerprint),
+      keys.map((k) => k.status),
+      keys.map((k) => k.sealedBody),
+      staleBefore,
+      expiredBefore,
+    ],
+  };
+}
+
+/** What completedKeysInsert returns for a stored key (organization and mode are the statement's ledger's). */
+export function keyIdOf(scope: KeyScope): string {
+  return `${scope.clientId} ${scope.route} ${scope.key}`;
+}
+
 @Injectable()
 export class IdempotencyRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -63,41 +107,6 @@ export class IdempotencyRepository {
       [...scopeParams(scope), fingerprint, staleBefore, expiredBefore],
     );
     return rows.length === 1;
-  }
-
-  /**
-   * Stores keys already completed, inside the caller's transaction (`manager`) that writes what they
-   * name; one statement for all. Answers, in order, whether each was stored: false means the key is
-   * held or used by another request (a concurrent one is waited for: the unique index makes this
-   * insert wait for its commit or rollback).
-   */
-  async insertCompleted(manager: EntityManager, keys: CompletedKey[], staleBefore: Date, expiredBefore: Date | null): Promise<boolean[]> {
-    const rows: { n: string }[] = await manager.query(
-      `INSERT INTO idempotency_keys (organization_id, mode, client_id, route, key, fingerprint, state, completed_at, response_status, response_body)
-       SELECT x.org, x.mode, x.client, x.route, x.key, x.fingerprint, 'completed', now(), x.status, x.body
-       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[])
-         WITH ORDINALITY AS x(org, mode, client, route, key, fingerprint, status, body, n)
-       ORDER BY x.n
-       ON CONFLICT (organization_id, mode, client_id, route, key) DO UPDATE SET
-         fingerprint = EXCLUDED.fingerprint, state = 'completed', locked_at = now(), created_at = now(),
-         response_status = EXCLUDED.response_status, response_body = EXCLUDED.response_body, completed_at = now()
-       ${TAKE_OVER('$9', '$10')}
-       RETURNING client_id || ' ' || route || ' ' || key AS n`,
-      [
-        keys.map((k) => k.scope.organizationId),
-        keys.map((k) => k.scope.mode),
-        keys.map((k) => k.scope.clientId),
-        keys.map((k) => k.scope.route),
-        keys.map((k) => k.scope.key),
-        keys.map((k) => k.fingerprint),
-        keys.map((k) => k.status),
-        keys.map((k) => k.sealedBody),
-        staleBefore,
-        expiredBefore,
-      ],
-    );
-    const stored = new Set(rows.map((r) => r.n));
-    return keys.map((k) => stored.has(`${k.scope.clientId} ${k.scope.route} ${k.scope.key}`));
   }
 
   async find(scope: KeyScope): Promise<StoredKey | null> {

@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { EntityManager } from 'typeorm';
 import { SecretBox } from '@bursar/crypto';
 import { LOGGER } from '@bursar/service-kit';
 import { LedgerSettings } from '../config/ledger.settings';
 import { IdempotencyErrors } from './idempotency-errors';
-import { IdempotencyRepository, KeyScope, StoredKey } from './idempotency.repository';
+import { completedKeysInsert, IdempotencyRepository, KeyScope, StatementPart, StoredKey } from './idempotency.repository';
 
 /** A request still "in progress" after this long is presumed dead and its key may be taken over. */
 export const IN_FLIGHT_TIMEOUT_MS = 60_000;
@@ -69,15 +68,13 @@ export class IdempotencyService implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Stores keys of @Idempotent({ inWrite: true }) requests as completed, with their responses, in
-   * the database transaction (`manager`) of the write they name, so the key exists exactly when the
-   * write does. Answers whether each was stored; when one was not, the caller rolls back and asks
-   * answerTaken.
+   * The statement part storing keys of @Idempotent({ inWrite: true }) requests as completed, with
+   * their responses (status and body), to run in the database transaction of the write they name
+   * (see completedKeysInsert). When one is not stored, the caller rolls back and asks answerTaken.
    */
-  storeInWrite(manager: EntityManager, keys: (PendingKey & { status: number; body: unknown })[]): Promise<boolean[]> {
-    if (keys.length === 0) return Promise.resolve([]);
+  completedKeysPart(keys: (PendingKey & { status: number; body: unknown })[], firstParam: number): StatementPart {
     const rows = keys.map((k) => ({ scope: k.scope, fingerprint: k.fingerprint, status: k.status, sealedBody: this.seal(k.scope, k.body) }));
-    return this.keys.insertCompleted(manager, rows, this.staleBefore(), this.expiredBefore());
+    return completedKeysInsert(rows, this.staleBefore(), this.expiredBefore(), firstParam);
   }
 
   /** What a request whose key was taken gets: the replay, or 409; null when no row holds the key. */

@@ -20,6 +20,11 @@ import { IDEMPOTENCY_HEADER, IDEMPOTENCY_OPTIONS, IdempotencyInterceptor, Idempo
  * `required` turns a missing key into 422 `missing_idempotency_key`. Handlers should return a
  * single resource (it is stored as JSON and replayed as is). To also survive a crash between the
  * write's commit and the key's completion, give the domain row a unique (ledger_id, key) column.
+ *
+ * `inWrite: true` (POST /transactions) skips the claim and completion transactions: the handler
+ * stores the key, completed with its response, in its own write's database transaction
+ * (IdempotencyService.completedKeysPart with @PendingIdempotency()); a parallel retry waits on
+ * that row and then replays, and a key found taken is answered by IdempotencyService.answerTaken.
  */
 export function Idempotent(options: IdempotentOptions = {}) {
   return applyDecorators(

@@ -65,7 +65,6 @@ export class LedgersService {
     return ledger;
   }
 
-  /** Resolves a request's ledger in the reference's order: claim, header, parameter, default. */
   /** The request's ledger as a scope (select's rules); a ledger named by id is looked up once per process. */
   async scopeOf(choice: LedgerChoice): Promise<LedgerScope> {
     const id = choice.claim ?? choice.header ?? choice.param;
@@ -81,6 +80,7 @@ export class LedgersService {
     return scope;
   }
 
+  /** Resolves a request's ledger in the reference's order: claim, header, parameter, default. */
   async select(choice: LedgerChoice): Promise<LedgerEntity> {
     const [id, param] =
       choice.claim !== null

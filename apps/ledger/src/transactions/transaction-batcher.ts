@@ -3,13 +3,15 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiError } from '@bursar/errors';
 import { DataSource, EntityManager } from 'typeorm';
 import { LedgerScope } from '../common/mode';
+import { pipelinedTransaction } from '../common/pipelined-transaction';
+import { keyIdOf } from '../idempotency/idempotency.repository';
 import { IdempotencyService, PendingKey } from '../idempotency/idempotency.service';
 import { BooksWriter, KeyTaken, WriteOutcome } from './books-writer';
 import { TransactionPlan } from './transaction-plan';
-import { LockedAccount } from './transactions.repository';
+import { LockedAccount, NewEvent, RECORD_PARAMS, TransactionsRepository } from './transactions.repository';
 
-/** Records a written transaction's events in its database transaction. */
-export type RecordEvents = (manager: EntityManager, outcome: WriteOutcome) => Promise<unknown>;
+/** The events a written transaction records, in its database transaction. */
+export type EventsOf = (outcome: WriteOutcome) => NewEvent[];
 
 /** An idempotency key stored with the write, holding the response `respond` builds from it. */
 export interface KeyWithResponse {
@@ -25,7 +27,7 @@ type Settled = { ok: true; outcome: WriteOutcome } | { ok: false; error: unknown
 interface Submission {
   scope: LedgerScope;
   plan: TransactionPlan;
-  events: RecordEvents;
+  events: EventsOf;
   key: KeyWithResponse | null;
   resolve(outcome: WriteOutcome): void;
   reject(err: unknown): void;
@@ -58,8 +60,9 @@ interface LedgerLane {
 /**
  * Group commit for new transactions. Submissions that arrive while a ledger's batches are busy
  * queue up and are written together in the next database transaction: one lock of the union of
- * their accounts (in id order), one statement writing all of them, one commit. Batches in flight
- * never share an account, so they never wait on each other's row locks: a hot account's
+ * their accounts (in id order, sent with BEGIN), one statement writing all of them, one statement
+ * appending their events and storing their idempotency keys with the responses, one commit.
+ * Batches in flight never share an account, so they never wait on each other's row locks: a hot account's
  * submissions pile into the next batch instead. The guarantees are the single write's: every
  * submission is checked against balances that include the ones before it, and a refused one
  * (overdraft, unknown account, closed account, failed condition) writes nothing and does not
@@ -75,10 +78,11 @@ export class TransactionBatcher {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly writer: BooksWriter,
     private readonly idempotency: IdempotencyService,
+    private readonly transactions: TransactionsRepository,
   ) {}
 
   /** Writes `plan` with its events and, when given, its idempotency `key` (rejects with KeyTaken when that is held). */
-  submit(scope: LedgerScope, plan: TransactionPlan, events: RecordEvents, key: KeyWithResponse | null = null): Promise<WriteOutcome> {
+  submit(scope: LedgerScope, plan: TransactionPlan, events: EventsOf, key: KeyWithResponse | null = null): Promise<WriteOutcome> {
     return new Promise((resolve, reject) => {
       const lane = this.lanes.get(scope.ledgerId) ?? { queue: [], running: 0, held: new Map<string, number>() };
       lane.queue.push({ scope, plan, events, key, resolve, reject });
@@ -111,7 +115,11 @@ export class TransactionBatcher {
 
   private async run(batch: Submission[]): Promise<void> {
     try {
-      const settled = await this.dataSource.transaction((manager) => this.writeAll(manager, batch));
+      const settled = await pipelinedTransaction(
+        this.dataSource,
+        (manager) => this.writer.lock(manager, batch[0].scope, batch.map((s) => s.plan)),
+        (manager, book) => this.writeAll(manager, batch, book),
+      );
       settled.forEach((result, i) => (result.ok ? batch[i].resolve(result.outcome) : batch[i].reject(result.error)));
     } catch (err) {
       const cause = err instanceof BatchBroken ? err.failure : err;
@@ -122,11 +130,11 @@ export class TransactionBatcher {
   }
 
   /**
-   * Checks each submission against the book, which then carries its effect for the next one, and
-   * writes every accepted one in a single statement; refused ones get their error and write nothing.
+   * Checks each submission against the book (its accounts, locked), which then carries its effect
+   * for the next one, and writes every accepted one in a single statement, then their events and
+   * keys in another; refused ones get their error and write nothing.
    */
-  private async writeAll(manager: EntityManager, batch: Submission[]): Promise<Settled[]> {
-    const book = await this.writer.lock(manager, batch[0].scope, batch.map((s) => s.plan));
+  private async writeAll(manager: EntityManager, batch: Submission[], book: Map<string, LockedAccount>): Promise<Settled[]> {
     const settled: Settled[] = [];
     const accepted: { index: number; plan: TransactionPlan; after: LockedAccount[] }[] = [];
     batch.forEach((s, index) => {
@@ -145,11 +153,8 @@ export class TransactionBatcher {
         batch.length === 1
           ? [await this.writer.write(manager, batch[0].scope, accepted[0].plan, book, accepted[0].after)]
           : await this.writer.writeMany(manager, batch[0].scope, accepted);
-      for (const [i, { index }] of accepted.entries()) {
-        await batch[index].events(manager, outcomes[i]);
-        settled[index] = { ok: true, outcome: outcomes[i] };
-      }
-      await this.storeKeys(manager, accepted.map(({ index }, i) => ({ key: batch[index].key, outcome: outcomes[i] })));
+      accepted.forEach(({ index }, i) => (settled[index] = { ok: true, outcome: outcomes[i] }));
+      await this.recordWritten(manager, batch[0].scope, accepted.map(({ index }, i) => ({ submission: batch[index], outcome: outcomes[i] })));
     } catch (error) {
       // KeyTaken from the write itself means nothing was written: commit the rest of the batch.
       if (batch.length === 1 && error instanceof KeyTaken) return [{ ok: false, error }];
@@ -158,11 +163,16 @@ export class TransactionBatcher {
     return settled;
   }
 
-  /** One statement for the batch's idempotency keys; a held one breaks the batch (its write must roll back). */
-  private async storeKeys(manager: EntityManager, written: { key: KeyWithResponse | null; outcome: WriteOutcome }[]): Promise<void> {
-    const keyed = written.flatMap(({ key, outcome }) => (key ? [{ ...key.pending, status: CREATED, body: key.respond(outcome) }] : []));
-    const stored = await this.idempotency.storeInWrite(manager, keyed);
-    const held = keyed.find((_, i) => !stored[i]);
+  /**
+   * One statement for the batch's events and idempotency keys (each key holding its response). A
+   * key held by another request breaks the batch: its write must roll back.
+   */
+  private async recordWritten(manager: EntityManager, scope: LedgerScope, written: { submission: Submission; outcome: WriteOutcome }[]) {
+    const events = written.flatMap(({ submission, outcome }) => submission.events(outcome));
+    const keyed = written.flatMap(({ submission: { key }, outcome }) => (key ? [{ ...key.pending, status: CREATED, body: key.respond(outcome) }] : []));
+    const keys = keyed.length > 0 ? this.idempotency.completedKeysPart(keyed, RECORD_PARAMS + 1) : null;
+    const stored = await this.transactions.recordWritten(manager, scope, events, keys);
+    const held = keyed.find((k) => !stored.has(keyIdOf(k.scope)));
     if (held) throw new BatchBroken(new KeyTaken(held.scope.key));
   }
 }

@@ -5,6 +5,7 @@ import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { AccountType } from '../accounts/account-kinds';
 import { BalanceTotals, BalanceTotalsRow, totalsOf } from '../balances/balance';
 import { LedgerScope } from '../common/mode';
+import { StatementPart } from '../idempotency/idempotency.repository';
 import { POSTING_COLUMNS } from '../postings/posting.columns';
 import { PostingEntity } from '../postings/posting.entity';
 import { TransactionPlan } from './transaction-plan';
@@ -77,6 +78,16 @@ type LockedRow = Omit<LockedAccount, 'overdraftLimit' | 'totals'> & BalanceTotal
 function lockedMap(rows: LockedRow[]): Map<string, LockedAccount> {
   return new Map(rows.map((r) => [r.id, { ...r, overdraftLimit: BigInt(r.overdraftLimit), totals: totalsOf(r) }]));
 }
+
+/** An event to append with a write (the events table's row, minus what the scope gives). */
+export interface NewEvent {
+  type: string;
+  resourceId: string | null;
+  data: object;
+}
+
+/** Parameters recordWritten uses itself; the keys' part numbers its own from RECORD_PARAMS + 1. */
+export const RECORD_PARAMS = 6;
 
 export interface WrittenTransaction {
   transaction: TransactionEntity;
@@ -211,6 +222,34 @@ export class TransactionsRepository {
         refs: written.filter((r) => r.transactionId === id),
       };
     });
+  }
+
+  /**
+   * Appends `events` (in order) and runs `keys`, the statement part storing the writes' idempotency
+   * keys, in one statement of the caller's transaction; answers the ids of the keys stored. Rows
+   * match EventsService.record's, so the relay and the events API see no difference.
+   */
+  async recordWritten(manager: EntityManager, scope: LedgerScope, events: NewEvent[], keys: StatementPart | null): Promise<Set<string>> {
+    const [row] = await manager.query(
+      `WITH e AS (
+         INSERT INTO events (organization_id, ledger_id, mode, type, resource_id, data)
+         SELECT $1, $2, $3, x.type, x.resource_id, x.data
+         FROM unnest($4::text[], $5::text[], $6::jsonb[]) WITH ORDINALITY AS x(type, resource_id, data, n)
+         ORDER BY x.n
+         RETURNING 1
+       )${keys ? `, k AS (${keys.sql})` : ''}
+       SELECT (SELECT count(*) FROM e)::int AS events, ${keys ? `(SELECT coalesce(json_agg(k.n), '[]') FROM k)` : `'[]'::json`} AS keys`,
+      [
+        scope.organizationId,
+        scope.ledgerId,
+        scope.mode,
+        events.map((e) => e.type),
+        events.map((e) => e.resourceId),
+        events.map((e) => JSON.stringify(e.data)),
+        ...(keys?.params ?? []),
+      ],
+    );
+    return new Set(row.keys as string[]);
   }
 
   /** Turns open pending legs of a transaction into posted ones and moves the balance rows. */

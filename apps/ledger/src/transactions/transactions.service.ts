@@ -132,7 +132,7 @@ export class TransactionsService {
       const outcome = await this.batcher.submit(
         scope,
         plan,
-        (manager, written) => this.events.record(manager, scope, 'transaction.created', written.transaction.id, presentOutcome(written)),
+        (written) => [{ type: 'transaction.created', resourceId: written.transaction.id, data: presentOutcome(written) }],
         pending && { pending, respond },
       );
       return { transaction: respond(outcome), replayed: false };
@@ -285,11 +285,15 @@ export class TransactionsService {
     manager?: EntityManager,
   ): Promise<PresentedTransaction[]> {
     const ids = transactions.map((t) => t.id);
-    const [postings, refs, reversals] = await Promise.all([
-      this.transactions.postingsOf(scope, ids, manager),
-      this.transactions.refsOf(scope, ids, manager),
-      this.transactions.reversalsOf(scope, ids, manager),
-    ]);
+    const reads = [
+      () => this.transactions.postingsOf(scope, ids, manager),
+      () => this.transactions.refsOf(scope, ids, manager),
+      () => this.transactions.reversalsOf(scope, ids, manager),
+    ] as const;
+    // One connection (a transaction's) runs one query at a time; the pool runs them in parallel.
+    const [postings, refs, reversals] = manager
+      ? [await reads[0](), await reads[1](), await reads[2]()]
+      : await Promise.all([reads[0](), reads[1](), reads[2]()]);
     const accountIds = [...new Set(postings.map((p) => p.accountId))];
     const accounts = expand.size > 0 ? await this.transactions.readAccounts(scope, accountIds) : new Map<string, LockedAccount>();
     return transactions.map((t) => {

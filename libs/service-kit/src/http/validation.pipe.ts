@@ -1,21 +1,41 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ValidationFailed } from '@bursar/errors';
 
-function collect(errors: ValidationError[], prefix: string, into: Record<string, string[]>): Record<string, string[]> {
+/** Failing field paths with their messages, and the paths that were simply absent. */
+function collect(errors: ValidationError[], prefix: string, into: Record<string, string[]>, missing: string[]) {
   for (const e of errors) {
     const path = prefix ? `${prefix}.${e.property}` : e.property;
-    if (e.constraints) into[path] = Object.values(e.constraints);
-    if (e.children?.length) collect(e.children, path, into);
+    if (e.constraints) {
+      // An absent required field fails every constraint on it; "is required" is the one that helps.
+      if (e.value === undefined) missing.push(path);
+      into[path] = e.value === undefined ? ['is required'] : Object.values(e.constraints);
+    }
+    if (e.children?.length) collect(e.children, path, into, missing);
   }
-  return into;
+  return { fields: into, missing };
+}
+
+/** Tags each failure with where the input came from (body, query, path), which some envelopes map to a status. */
+class SourcedValidationPipe extends ValidationPipe {
+  async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    try {
+      return await super.transform(value, metadata);
+    } catch (e) {
+      if (e instanceof ValidationFailed) e.source = metadata.type;
+      throw e;
+    }
+  }
 }
 
 /** DTO validation: unknown fields refused, values transformed, failures reported per field path. */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new SourcedValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
-    exceptionFactory: (errors) => new ValidationFailed(collect(errors, '', {})),
+    exceptionFactory: (errors) => {
+      const { fields, missing } = collect(errors, '', {}, []);
+      return new ValidationFailed(fields, missing);
+    },
   });
 }
