@@ -8,7 +8,6 @@ import { ApprovalsModule } from './approvals/approvals.module';
 import { STARTER_POLICY_WRITER } from './agents/starter-policy';
 import { AuditModule } from './audit/audit.module';
 import { BillingModule } from './billing/billing.module';
-import { UnusableInputModule } from './common/unusable-input.middleware';
 import { RateLimitModule } from './common/rate-limit.module';
 import { BudgetsModule } from './budgets/budgets.module';
 import { ControlSettings } from './config/control.settings';
@@ -36,7 +35,6 @@ export class ControlAppModule {
       imports: [
         ServiceKitModule.forRoot({ serviceName: 'control', logger, redisUrl: settings.REDIS_URL }),
         TypeOrmModule.forRoot({ ...controlDataSourceOptions(settings.CONTROL_DATABASE_URL), retryAttempts: 0 }),
-        UnusableInputModule,
         RateLimitModule,
         AuditModule,
         WebhooksModule,

@@ -10,7 +10,7 @@ export function describeControlApi(builder: DocumentBuilder): DocumentBuilder {
         '/control/v1/workspaces/{workspace_slug}/* with an identity token. Failures use the envelope ' +
         '{error: {message, code}}; code is null for plain validation failures. Every response carries X-Request-Id.',
     )
-    .setVersion('1')
+    .setVersion('1.0.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Agent key (krt_test_... / krt_live_...)' }, 'agent_key')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'OIDC identity token' }, 'identity_token');
 }

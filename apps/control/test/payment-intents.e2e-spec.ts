@@ -178,6 +178,18 @@ describe('payment intents', () => {
     expect(n).toBe(1);
   });
 
+  it('writes one action.simulated row per simulation when many run at once', async () => {
+    const agent = await agentWithPolicy(s, { per_transaction_cap_cents: 1_000 });
+    const traces = Array.from({ length: 30 }, (_, i) => `sim-many-${i}`);
+    const results = await Promise.all(
+      traces.map((trace_id) => http().post('/control/v1/agent/payment_intents/simulate').set(bearer(agent.key)).send({ budget_id: agent.budgetId, amount_cents: 10, trace_id })),
+    );
+    expect(results.map((r) => r.status)).toEqual(traces.map(() => 200));
+    const rows = await db().query(`SELECT trace_id, snapshot FROM audit_events WHERE action = 'action.simulated' AND trace_id = ANY($1) ORDER BY trace_id`, [traces]);
+    expect(rows.map((r: { trace_id: string }) => r.trace_id)).toEqual([...traces].sort());
+    expect(rows[0].snapshot).toMatchObject({ kind: 'payment', cost_cents: 10, decision: { outcome: 'allowed' } });
+  });
+
   it('simulates a payment without recording or spending anything', async () => {
     const agent = await agentWithPolicy(s, { per_transaction_cap_cents: 1_000 });
     const res = await http().post('/control/v1/agent/payment_intents/simulate').set(bearer(agent.key)).send({ budget_id: agent.budgetId, amount_cents: 2_000, counterparty: 'acme', trace_id: 'sim-1' }).expect(200);

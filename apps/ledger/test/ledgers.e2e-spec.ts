@@ -84,6 +84,22 @@ describe('Ledgers and the organization', () => {
     expect(huge.body.error.code).toBe('invalid_request');
   });
 
+  it('refuses NUL characters and absurdly deep JSON with 422 invalid_request, writing nothing', async () => {
+    const token = await accessToken(t, client);
+    const send = (body: string) =>
+      request(t.app.getHttpServer()).post('/ledger/v1/ledgers').set('Authorization', `Bearer ${token}`).type('json').send(body);
+    const before = (await api.get('/ledgers?include_archived=true').expect(200)).body.data.length;
+    for (const body of [
+      JSON.stringify({ name: 'nul\u0000name', mode: 'test' }),
+      JSON.stringify({ name: 'x', mode: 'test', metadata: { 'k\u0000': 'v' } }),
+      `{"name":"deep","mode":"test","metadata":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}}`,
+    ]) {
+      expect((await send(body).expect(422)).body.error.code).toBe('invalid_request');
+    }
+    expect((await api.get('/ledgers/nul%00id').expect(422)).body.error.code).toBe('invalid_request');
+    expect((await api.get('/ledgers?include_archived=true').expect(200)).body.data.length).toBe(before);
+  });
+
   it('shows the caller\'s organization at /organizations/me', async () => {
     const res = await api.get('/organizations/me').expect(200);
     expect(res.body.data).toMatchObject({ object: 'organization', id: client.organizationId, plan: 'free' });

@@ -75,6 +75,7 @@ export function normalizeError(exception: unknown): NormalizedError {
       details: { fields: exception.fields },
     };
   }
+  if (exception instanceof UnusableInput) return { status: 400, code: null, message: exception.message, kind: 'malformed_body' };
   const parser = bodyParserError(exception);
   if (parser) {
     const message = parser.type === 'entity.too.large' ? 'Request body too large' : 'Request body is not valid JSON';
@@ -103,6 +104,14 @@ export function normalizeError(exception: unknown): NormalizedError {
 }
 
 /** Raised by the validation pipe; `fields` maps each offending property path to its messages. */
+/** A request no handler could use (NUL characters, absurd nesting): refused like an unreadable body. */
+export class UnusableInput extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnusableInput';
+  }
+}
+
 export class ValidationFailed extends Error {
   constructor(
     readonly fields: Record<string, string[]>,

@@ -1,9 +1,10 @@
-import { DynamicModule, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DynamicModule, Inject, MiddlewareConsumer, Module, NestModule, OnApplicationShutdown, RequestMethod } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { HealthController } from './health/health.controller';
+import { rejectUnusableInput } from './http/unusable-input.middleware';
 import { READINESS_CHECKS, ReadinessCheck } from './health/readiness-check';
 import { MetricsController } from './observability/metrics.controller';
 import { MetricsService } from './observability/metrics.service';
@@ -27,10 +28,15 @@ class RedisCloser implements OnApplicationShutdown {
 
 /**
  * What every process serves and holds besides its own features: the logger, a Redis client,
- * /healthz, /readyz (Postgres when the app has a DataSource, and Redis) and /metrics.
+ * /healthz, /readyz (Postgres when the app has a DataSource, and Redis) and /metrics; and the refusal
+ * of input no handler can use, before any of them sees it.
  */
 @Module({})
-export class ServiceKitModule {
+export class ServiceKitModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(rejectUnusableInput).forRoutes({ path: '*path', method: RequestMethod.ALL });
+  }
+
   static forRoot(options: ServiceKitOptions): DynamicModule {
     return {
       module: ServiceKitModule,

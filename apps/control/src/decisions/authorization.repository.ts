@@ -136,7 +136,7 @@ export class AuthorizationRepository {
     await this.statements.run(
       null,
       'control_record_simulations',
-      `INSERT INTO audit_events (workspace_id, subject_type, subject_id, action, trace_id, snapshot, actor_type, actor_id)
+      `INSERT INTO audit_events (${AUDIT_ROW_COLUMNS.join(', ')})
        SELECT w, st, sid, a, t, s::jsonb, at, aid
          FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) AS u(w, st, sid, a, t, s, at, aid)`,
       AUDIT_ROW_COLUMNS.map((_, c) => rows.map((row) => row[c])),

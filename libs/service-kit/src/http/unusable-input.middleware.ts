@@ -1,6 +1,5 @@
-import { Module, MiddlewareConsumer, NestModule, RequestMethod } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError } from '@bursar/errors';
+import { UnusableInput } from '@bursar/errors';
 
 /** Deeper JSON than any request needs; the validation pipe transforms recursively and would overflow the stack. */
 export const MAX_JSON_DEPTH = 64;
@@ -35,12 +34,5 @@ function decodedPath(req: Request): string {
 /** Refuses such input up front as the 400 it is, instead of a 500 from whichever layer trips on it first. */
 export function rejectUnusableInput(req: Request, _res: Response, next: NextFunction): void {
   const problem = decodedPath(req).includes('\0') ? 'Paths may not contain the NUL character (U+0000)' : (unusableInput(req.query) ?? unusableInput(req.body));
-  next(problem ? new ApiError(400, null, problem) : undefined);
-}
-
-@Module({})
-export class UnusableInputModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(rejectUnusableInput).forRoutes({ path: '*path', method: RequestMethod.ALL });
-  }
+  next(problem ? new UnusableInput(problem) : undefined);
 }
