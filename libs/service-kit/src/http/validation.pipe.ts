@@ -17,7 +17,7 @@ function collect(errors: ValidationError[], prefix: string, into: Record<string,
 
 /** Tags each failure with where the input came from (body, query, path), which some envelopes map to a status. */
 class SourcedValidationPipe extends ValidationPipe {
-  async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     try {
       return await super.transform(value, metadata);
     } catch (e) {
