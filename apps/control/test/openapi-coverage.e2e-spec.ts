@@ -65,6 +65,23 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('names the credential and the shared failures of every agent and workspace route', () => {
+    const operations = Object.entries(paths).flatMap(([path, item]) => Object.values(item).map((op) => ({ path, op: op as Operation & { security?: unknown[] } })));
+    const agent = operations.filter(({ path }) => path.startsWith('/control/v1/agent/'));
+    const person = operations.filter(({ path }) => path.startsWith('/control/v1/workspaces'));
+    expect(agent.length).toBeGreaterThan(5);
+    expect(person.length).toBeGreaterThan(20);
+    for (const { op } of agent) {
+      expect(op.security).toEqual([{ agent_key: [] }]);
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['400', '401', '404', '422', '429']));
+    }
+    for (const { op } of person) {
+      expect(op.security).toEqual([{ identity_token: [] }]);
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['401', '403', '404', '422', '429']));
+    }
+    expect(schemas.ControlError).toBeDefined();
+  });
+
   it('types money as integer minor units', () => {
     const models = ['BudgetSchema', 'OpenBudgetDto', 'SpendTokenSchema', 'MintSpendTokenDto', 'FundsSchema', 'CurrencyFundsSchema', 'AgentFundsSchema'];
     for (const model of models) {

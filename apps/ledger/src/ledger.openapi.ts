@@ -1,4 +1,5 @@
 import { DocumentBuilder, OpenAPIObject } from '@nestjs/swagger';
+import { addDefaultResponses, addSchemas, openApiOperations, schemaResponse } from '@bursar/service-kit';
 import { LEDGER_ID_HEADER } from './ledgers/current-ledger.decorator';
 
 export const LEDGER_OPENAPI_PATH = '/ledger/v1/openapi.json';
@@ -13,18 +14,8 @@ const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Reset': { description: 'Seconds until the allowance is full again', schema: { type: 'integer' } },
 };
 
-type Operation = {
-  security?: unknown[];
-  parameters?: { name: string; in: string }[];
-  responses: Record<string, { description: string; headers?: Record<string, unknown>; content?: unknown }>;
-};
-
 function errorResponse(description: string, headers: Record<string, unknown> = {}) {
-  return {
-    description,
-    headers: { ...RATE_LIMIT_HEADERS, ...headers },
-    content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` } } },
-  };
+  return schemaResponse(ERROR_SCHEMA, description, { ...RATE_LIMIT_HEADERS, ...headers });
 }
 
 export function describeLedgerApi(builder: DocumentBuilder): DocumentBuilder {
@@ -65,58 +56,51 @@ export function describeLedgerApi(builder: DocumentBuilder): DocumentBuilder {
  * X-Ledger-Id header on ledger-scoped routes, rate-limit headers, and the common error responses.
  */
 export function finishLedgerApi(document: OpenAPIObject): OpenAPIObject {
-  document.components = {
-    ...document.components,
-    schemas: {
-      ...document.components?.schemas,
-      [ERROR_SCHEMA]: {
-        type: 'object',
-        required: ['error', 'livemode', 'request_id'],
-        properties: {
-          error: {
-            type: 'object',
-            required: ['code', 'message'],
-            properties: {
-              code: { type: 'string', description: 'Stable; never parse message' },
-              message: { type: 'string' },
-              hint: { type: 'string' },
-              param: { type: 'string', description: 'Offending field or header' },
-              details: { type: 'object', additionalProperties: true },
-              docs_url: { type: 'string', format: 'uri' },
-              request_id: { type: 'string' },
-            },
+  addSchemas(document, {
+    [ERROR_SCHEMA]: {
+      type: 'object',
+      required: ['error', 'livemode', 'request_id'],
+      properties: {
+        error: {
+          type: 'object',
+          required: ['code', 'message'],
+          properties: {
+            code: { type: 'string', description: 'Stable; never parse message' },
+            message: { type: 'string' },
+            hint: { type: 'string' },
+            param: { type: 'string', description: 'Offending field or header' },
+            details: { type: 'object', additionalProperties: true },
+            docs_url: { type: 'string', format: 'uri' },
+            request_id: { type: 'string' },
           },
-          livemode: { type: 'boolean' },
-          request_id: { type: 'string' },
         },
+        livemode: { type: 'boolean' },
+        request_id: { type: 'string' },
       },
     },
-  };
-  for (const [path, item] of Object.entries(document.paths)) {
-    for (const op of Object.values(item) as Operation[]) {
-      if (!op?.security?.length) continue;
-      if (!LEDGERLESS.test(path) && !op.parameters?.some((p) => p.in === 'header' && p.name === LEDGER_ID_HEADER)) {
-        op.parameters = [
-          ...(op.parameters ?? []),
-          {
-            name: LEDGER_ID_HEADER,
-            in: 'header',
-            required: false,
-            description: 'Ledger to work on (uuid); ignored when the token is pinned to a ledger',
-            schema: { type: 'string', format: 'uuid' },
-          } as { name: string; in: string },
-        ];
-      }
-      for (const response of Object.values(op.responses)) response.headers = { ...RATE_LIMIT_HEADERS, ...response.headers };
-      op.responses = {
-        '401': errorResponse('unauthorized: no valid access token'),
-        '403': errorResponse('insufficient_scope (WWW-Authenticate names the scope), forbidden, or tenant_suspended'),
-        '422': errorResponse('invalid_request: param and details.fields name the field'),
-        '429': errorResponse('rate_limited', { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } }),
-        '503': errorResponse('unavailable: a dependency is briefly out', { 'Retry-After': { schema: { type: 'integer' } } }),
-        ...op.responses,
-      };
+  });
+  for (const { path, op } of openApiOperations(document)) {
+    if (!op.security?.length) continue;
+    if (!LEDGERLESS.test(path) && !op.parameters?.some((p) => p.in === 'header' && p.name === LEDGER_ID_HEADER)) {
+      op.parameters = [
+        ...(op.parameters ?? []),
+        {
+          name: LEDGER_ID_HEADER,
+          in: 'header',
+          required: false,
+          description: 'Ledger to work on (uuid); ignored when the token is pinned to a ledger',
+          schema: { type: 'string', format: 'uuid' },
+        },
+      ];
     }
+    for (const response of Object.values(op.responses)) response.headers = { ...RATE_LIMIT_HEADERS, ...response.headers };
+    addDefaultResponses(op, {
+      '401': errorResponse('unauthorized: no valid access token'),
+      '403': errorResponse('insufficient_scope (WWW-Authenticate names the scope), forbidden, or tenant_suspended'),
+      '422': errorResponse('invalid_request: param and details.fields name the field'),
+      '429': errorResponse('rate_limited', { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } }),
+      '503': errorResponse('unavailable: a dependency is briefly out', { 'Retry-After': { schema: { type: 'integer' } } }),
+    });
   }
   return document;
 }

@@ -11,3 +11,4 @@ export * from './http/create-http-app';
 export * from './http/run-service';
 export * from './service-kit.module';
 export * from './rate-limit/redis-rate-limiter';
+export * from './http/openapi-operations';

@@ -99,8 +99,11 @@ function run(baseUrl: string, token: string, scenario: Scenario): Promise<autoca
         path: '/ledger/v1/transactions',
         setupRequest: (req) => {
           n += 1;
-          const from = accounts[n % accounts.length];
-          const to = accounts[(n + 1 + (n % 7)) % accounts.length];
+          // Two distinct accounts at random: transfers in flight share an account only as often as
+          // chance has it over 50 accounts (consecutive picks would make neighbours collide), always over 2.
+          const i = Math.floor(Math.random() * accounts.length);
+          const from = accounts[i];
+          const to = accounts[(i + 1 + Math.floor(Math.random() * (accounts.length - 1))) % accounts.length];
           return {
             ...req,
             headers: {
@@ -110,7 +113,7 @@ function run(baseUrl: string, token: string, scenario: Scenario): Promise<autoca
             },
             body: JSON.stringify({
               postings: [
-                { account: to === from ? accounts[(n + 1) % accounts.length] : to, amount: '125', currency: 'USD', direction: 'debit' },
+                { account: to, amount: '125', currency: 'USD', direction: 'debit' },
                 { account: from, amount: '125', currency: 'USD', direction: 'credit' },
               ],
             }),

@@ -2,6 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { parseCents } from '../common/cents.transformer';
 import { PreparedStatements } from '../database/prepared-statements';
+import { StatementBatcher } from '../database/statement-batcher';
+
+type RawIntent = { state: string | null; amount_cents: string | null; consumed: boolean };
 
 export interface SpendableIntent {
   state: string;
@@ -16,20 +19,26 @@ export interface SpendableIntent {
 @Injectable()
 export class CosignaturesRepository {
   private readonly statements: PreparedStatements;
+  /** Verifications are read-only and frequent: concurrent ones share one statement. */
+  private readonly reads = new StatementBatcher<{ workspaceId: string; intentId: string }, RawIntent>((keys) =>
+    this.statements.run<RawIntent>(
+      null,
+      'control_cosigned_intents',
+      `SELECT i.state, i.amount_cents::text AS amount_cents, i.cosign_consumed_at IS NOT NULL AS consumed
+         FROM unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS q(ws, id, n)
+         LEFT JOIN intents i ON i.workspace_id = q.ws AND i.id = q.id
+        ORDER BY q.n`,
+      [keys.map((k) => k.workspaceId), keys.map((k) => k.intentId)],
+    ),
+  );
 
   constructor(dataSource: DataSource) {
     this.statements = new PreparedStatements(dataSource);
   }
 
   async find(workspaceId: string, intentId: string): Promise<SpendableIntent | null> {
-    const [row] = await this.statements.run<{ state: string; amount_cents: string; consumed: boolean }>(
-      null,
-      'control_cosigned_intent',
-      `SELECT state, amount_cents::text AS amount_cents, cosign_consumed_at IS NOT NULL AS consumed
-         FROM intents WHERE workspace_id = $1 AND id = $2`,
-      [workspaceId, intentId],
-    );
-    return row ? { state: row.state, amount_cents: parseCents(row.amount_cents), consumed: row.consumed } : null;
+    const row = await this.reads.submit({ workspaceId, intentId });
+    return row.state === null ? null : { state: row.state, amount_cents: parseCents(row.amount_cents as string), consumed: row.consumed };
   }
 
   /**

@@ -6,6 +6,7 @@ import type { AuditEntry } from '../audit/audit.repository';
 import type { BudgetStatus } from '../budgets/budget.entity';
 import { parseCents } from '../common/cents.transformer';
 import { PreparedStatements } from '../database/prepared-statements';
+import { StatementBatcher } from '../database/statement-batcher';
 import { activePoliciesJson } from '../policies/policies.repository';
 import type { IntentKind } from './intent.entity';
 import { INSERT_COLUMNS, intentInsertValues, NewIntent } from './intents.repository';
@@ -54,82 +55,97 @@ export interface IntentAudit extends Omit<AuditEntry, 'snapshot'> {
   headroomPath: string[];
 }
 
-/** Most simulation audit rows written by one statement. */
-const SIMULATION_BATCH = 200;
 const AUDIT_ROW_COLUMNS = ['workspace_id', 'subject_type', 'subject_id', 'action', 'trace_id', 'snapshot', 'actor_type', 'actor_id'] as const;
 type AuditRow = unknown[];
+
+interface RawInputs {
+  locked: boolean;
+  existing_id: string | null;
+  agent: DecisionInputs['agent'];
+  budget: RawBudget | null;
+  policies: string;
+}
+
+/** The columns of the inputs read, given SQL expressions for the request's workspace, agent, budget, kind, key and lock. */
+function inputColumns(q: Record<'workspace' | 'agent' | 'budget' | 'kind' | 'key' | 'locked', string>): string {
+  return `${q.locked} AS locked,
+          (SELECT id FROM intents WHERE workspace_id = ${q.workspace} AND agent_id = ${q.agent} AND kind = ${q.kind} AND idempotency_key = ${q.key}) AS existing_id,
+          (SELECT json_build_object('status', a.status, 'mode', a.mode, 'scopes', a.scopes)
+             FROM agents a WHERE a.workspace_id = ${q.workspace} AND a.id = ${q.agent}) AS agent,
+          (SELECT json_build_object('id', b.id, 'status', b.status, 'currency', b.currency, 'budget_cents', b.budget_cents::text,
+                                    'spent_cents', b.spent_cents::text, 'reserved_cents', b.reserved_cents::text)
+             FROM budgets b WHERE b.workspace_id = ${q.workspace} AND b.agent_id = ${q.agent} AND b.id = ${q.budget}) AS budget,
+          ${activePoliciesJson(q.workspace, q.agent)} AS policies`;
+}
+
+const lockKey = (q: InputsQuery) => (q.idempotencyKey === null ? null : `intent:${q.workspaceId}:${q.agentId}:${q.kind}:${q.idempotencyKey}`);
+
+function toInputs(row: RawInputs): DecisionInputs {
+  const budget = row.budget && {
+    ...row.budget,
+    budget_cents: parseCents(row.budget.budget_cents),
+    spent_cents: parseCents(row.budget.spent_cents),
+    reserved_cents: parseCents(row.budget.reserved_cents),
+  };
+  return { locked: row.locked, existingId: row.existing_id, agent: row.agent, budget, policiesJson: row.policies };
+}
 
 const ISO_MS = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 const iso = (column: string) => `to_jsonb(to_char(${column} AT TIME ZONE 'UTC', ${ISO_MS}))`;
 
 /**
  * The hot path of authorizations in as few round trips as the guarantees allow: one statement
- * reads every input of a decision, one statement writes its outcome (reservation, intent, audit
- * row) atomically, with no BEGIN/COMMIT around them; both prepared once per connection.
+ * reads every input of a decision (shared by concurrent decisions), one statement writes its outcome
+ * (reservation, intent, audit row) atomically, with no BEGIN/COMMIT around them; all prepared once
+ * per connection.
  */
 @Injectable()
 export class AuthorizationRepository {
   private readonly statements: PreparedStatements;
-  private readonly simulations: { row: AuditRow; resolve(): void; reject(e: unknown): void }[] = [];
-  private flushing = false;
+  /** Reads outside transactions, batched: concurrent decisions share one round trip. */
+  private readonly reads = new StatementBatcher<InputsQuery, RawInputs>((qs) => this.readInputs(qs));
+  /** Simulations' audit rows, batched: each waits for its own row, concurrent ones share the commit. */
+  private readonly simulations = new StatementBatcher<AuditRow, void>(async (rows) => {
+    await this.insertAuditRows(rows);
+    return rows.map(() => undefined);
+  });
 
   constructor(dataSource: DataSource) {
     this.statements = new PreparedStatements(dataSource);
   }
 
-  /** With an idempotency key, also takes (or probes, see `locked`) the key's advisory lock. `em` null: no transaction. */
-  async inputs(em: EntityManager | null, q: InputsQuery): Promise<DecisionInputs> {
-    const params: unknown[] = [q.workspaceId, q.agentId, q.budgetId, q.kind, q.idempotencyKey];
-    const keyed = q.idempotencyKey !== null;
-    if (keyed) params.push(`intent:${q.workspaceId}:${q.agentId}:${q.kind}:${q.idempotencyKey}`);
-    const [row] = await this.statements.run<{ locked: boolean; existing_id: string | null; agent: DecisionInputs['agent']; budget: RawBudget | null; policies: string }>(
-      em,
-      keyed ? 'control_decision_inputs_keyed' : 'control_decision_inputs',
-      `SELECT ${keyed ? 'pg_try_advisory_xact_lock(hashtextextended($6, 0))' : 'true'} AS locked,
-              (SELECT id FROM intents WHERE workspace_id = $1 AND agent_id = $2 AND kind = $4 AND idempotency_key = $5) AS existing_id,
-              (SELECT json_build_object('status', a.status, 'mode', a.mode, 'scopes', a.scopes)
-                 FROM agents a WHERE a.workspace_id = $1 AND a.id = $2) AS agent,
-              (SELECT json_build_object('id', b.id, 'status', b.status, 'currency', b.currency, 'budget_cents', b.budget_cents::text,
-                                        'spent_cents', b.spent_cents::text, 'reserved_cents', b.reserved_cents::text)
-                 FROM budgets b WHERE b.workspace_id = $1 AND b.agent_id = $2 AND b.id = $3) AS budget,
-              ${activePoliciesJson('$1', '$2')} AS policies`,
-      params,
-    );
-    const budget = row.budget && {
-      ...row.budget,
-      budget_cents: parseCents(row.budget.budget_cents),
-      spent_cents: parseCents(row.budget.spent_cents),
-      reserved_cents: parseCents(row.budget.reserved_cents),
-    };
-    return { locked: row.locked, existingId: row.existing_id, agent: row.agent, budget, policiesJson: row.policies };
-  }
-
   /**
-   * Simulations' audit rows, many in one statement: each simulation waits for its own row to be
-   * written (it records nothing else, so rows of different requests need no common transaction),
-   * while concurrent ones share the round trip and the commit. One batch is in flight at a time and
-   * the next collects meanwhile; a failed batch is retried row by row so one bad row fails alone.
+   * With an idempotency key, also takes the key's advisory lock for `em`'s transaction, or without
+   * a transaction (`em` null) probes it (see `locked`). Without a transaction the read may share its
+   * statement with concurrent ones.
    */
-  recordSimulation(workspaceId: string, entry: AuditEntry): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.simulations.push({ row: [workspaceId, entry.subject_type, entry.subject_id, entry.action, entry.trace_id, JSON.stringify(entry.snapshot), entry.actor?.type ?? null, entry.actor?.id ?? null], resolve, reject });
-      if (!this.flushing) void this.flushSimulations();
-    });
+  async inputs(em: EntityManager | null, q: InputsQuery): Promise<DecisionInputs> {
+    if (!em) return toInputs(await this.reads.submit(q));
+    const key = lockKey(q);
+    const [row] = await this.statements.run<RawInputs>(
+      em,
+      'control_decision_inputs',
+      `SELECT ${inputColumns({ workspace: '$1', agent: '$2', budget: '$3', kind: '$4', key: '$5', locked: key ? 'pg_try_advisory_xact_lock(hashtextextended($6, 0))' : 'true' })}`,
+      [q.workspaceId, q.agentId, q.budgetId, q.kind, q.idempotencyKey, ...(key ? [key] : [])],
+    );
+    return toInputs(row);
   }
 
-  private async flushSimulations(): Promise<void> {
-    this.flushing = true;
-    while (this.simulations.length) {
-      const batch = this.simulations.splice(0, SIMULATION_BATCH);
-      try {
-        await this.insertAuditRows(batch.map((b) => b.row));
-        batch.forEach((b) => b.resolve());
-      } catch (e) {
-        if (batch.length === 1) batch[0].reject(e);
-        else for (const b of batch) await this.insertAuditRows([b.row]).then(b.resolve, b.reject);
-      }
-    }
-    this.flushing = false;
+  /** One row per query, in order. Two queries of one key in a batch both see it free (advisory locks are per session); the intents' unique key settles them. */
+  private readInputs(qs: InputsQuery[]): Promise<RawInputs[]> {
+    return this.statements.run<RawInputs>(
+      null,
+      'control_decision_inputs_batch',
+      `SELECT ${inputColumns({ workspace: 'q.ws', agent: 'q.agent', budget: 'q.budget', kind: 'q.kind', key: 'q.key', locked: 'CASE WHEN q.lock IS NULL THEN true ELSE pg_try_advisory_xact_lock(hashtextextended(q.lock, 0)) END' })}
+         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS q(ws, agent, budget, kind, key, lock, n)
+        ORDER BY q.n`,
+      [qs.map((q) => q.workspaceId), qs.map((q) => q.agentId), qs.map((q) => q.budgetId), qs.map((q) => q.kind), qs.map((q) => q.idempotencyKey), qs.map(lockKey)],
+    );
+  }
+
+  /** A simulation's audit row, written before this resolves (in a batch with concurrent simulations' rows). */
+  recordSimulation(workspaceId: string, entry: AuditEntry): Promise<void> {
+    return this.simulations.submit([workspaceId, entry.subject_type, entry.subject_id, entry.action, entry.trace_id, JSON.stringify(entry.snapshot), entry.actor?.type ?? null, entry.actor?.id ?? null]);
   }
 
   private async insertAuditRows(rows: AuditRow[]): Promise<void> {
