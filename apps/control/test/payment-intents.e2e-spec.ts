@@ -190,6 +190,19 @@ describe('payment intents', () => {
     expect(rows[0].snapshot).toMatchObject({ kind: 'payment', cost_cents: 10, decision: { outcome: 'allowed' } });
   });
 
+  it('reserves exactly what each budget holds when concurrent payments of several agents share write statements', async () => {
+    const agents = await Promise.all([0, 1, 2].map(() => agentWithPolicy(s, { per_transaction_cap_cents: 50_000 }, 2_000)));
+    const results = await Promise.all(Array.from({ length: 90 }, (_, i) => pay(s.t.app, agents[i % 3], { amount_cents: 100 }).then((r) => ({ r, agent: i % 3 }))));
+    for (const [n, agent] of agents.entries()) {
+      const mine = results.filter((x) => x.agent === n).map((x) => x.r);
+      expect(mine.filter((r) => r.status === 201)).toHaveLength(20);
+      expect(mine.filter((r) => r.status === 403).every((r) => r.body.decision.rule === 'session_budget' || r.body.decision.rule === 'session_inactive')).toBe(true);
+      expect(await readBudget(s.t.app, agent)).toMatchObject({ remaining_cents: 0 });
+      const [{ n: audited }] = await db().query(`SELECT count(*)::int AS n FROM audit_events WHERE action = 'payment_intent.allowed' AND snapshot->>'agent_id' = $1`, [agent.id]);
+      expect(audited).toBe(20);
+    }
+  });
+
   it('simulates a payment without recording or spending anything', async () => {
     const agent = await agentWithPolicy(s, { per_transaction_cap_cents: 1_000 });
     const res = await http().post('/control/v1/agent/payment_intents/simulate').set(bearer(agent.key)).send({ budget_id: agent.budgetId, amount_cents: 2_000, counterparty: 'acme', trace_id: 'sim-1' }).expect(200);

@@ -58,6 +58,22 @@ export interface IntentAudit extends Omit<AuditEntry, 'snapshot'> {
 const AUDIT_ROW_COLUMNS = ['workspace_id', 'subject_type', 'subject_id', 'action', 'trace_id', 'snapshot', 'actor_type', 'actor_id'] as const;
 type AuditRow = unknown[];
 
+/** SQL types of the intent columns, for the arrays a batched write unnests (JSON travels as text). */
+const INTENT_COLUMN_TYPES: Record<(typeof INSERT_COLUMNS)[number], string> = {
+  id: 'uuid', workspace_id: 'uuid', agent_id: 'uuid', budget_id: 'uuid', kind: 'text', action_type: 'text', resource: 'text',
+  amount_cents: 'bigint', currency: 'text', state: 'text', reserved_cents: 'bigint', idempotency_key: 'text', request_digest: 'text',
+  http_status: 'integer', trace_id: 'text', spend_token_id: 'uuid', failure_reason: 'text', resolved_by_sub: 'text', resolved_at: 'timestamptz',
+  ledger_transaction_id: 'text', decision: 'text', decision_context: 'text', metadata: 'text', cosignature: 'text',
+  cosign_expires_at: 'timestamptz', cosign_consumed_at: 'timestamptz', consumed_by: 'text',
+};
+
+interface IntentWrite {
+  intent: NewIntent;
+  audit: IntentAudit;
+}
+type RawRecorded = { created_at: Date | null; updated_at: Date | null; before: string | null };
+export type RecordedIntent = { created_at: Date; updated_at: Date; before: number | null };
+
 interface RawInputs {
   locked: boolean;
   existing_id: string | null;
@@ -108,6 +124,11 @@ export class AuthorizationRepository {
   private readonly simulations = new StatementBatcher<AuditRow, void>(async (rows) => {
     await this.insertAuditRows(rows);
     return rows.map(() => undefined);
+  });
+
+  /** Authorization writes, batched; a reserving write's budget appears once per statement. */
+  private readonly writes = new StatementBatcher<IntentWrite, RawRecorded>((ws) => this.writeIntents(ws), {
+    conflictKey: (w) => (w.intent.reserved_cents > 0 ? w.intent.budget_id : null),
   });
 
   constructor(dataSource: DataSource) {
@@ -161,43 +182,65 @@ export class AuthorizationRepository {
 
   /**
    * Reserves `intent.reserved_cents` (when above zero) and inserts the intent and its audit row, all
-   * or nothing in one statement. The decision's session headroom becomes what the budget had left
-   * just before this reservation. Null when the reservation no longer fits: nothing was written.
-   * A concurrent twin of the idempotency key fails the insert on its unique key.
+   * or nothing. The decision's session headroom becomes what the budget had left just before this
+   * reservation. Null when the reservation no longer fits: nothing was written. A concurrent twin of
+   * the idempotency key fails the insert on its unique key. Concurrent writes share one statement
+   * (a budget at most once per statement, and budgets locked in id order, so statements cannot
+   * deadlock); a statement is atomic, so a refused batch wrote nothing and is retried write by write.
    */
-  async record(intent: NewIntent, audit: IntentAudit): Promise<{ created_at: Date; updated_at: Date; before: number | null } | null> {
-    const params = intentInsertValues(intent);
-    const param = (value: unknown) => `$${params.push(value)}`;
-    const p = (column: (typeof INSERT_COLUMNS)[number]) => `$${INSERT_COLUMNS.indexOf(column) + 1}`;
-    const reserving = param(intent.reserved_cents > 0);
-    const values = INSERT_COLUMNS.map((c) =>
-      c === 'decision' ? `CASE WHEN r.before IS NULL THEN ${p(c)}::jsonb ELSE jsonb_set(${p(c)}::jsonb, '{headroom,session_remaining_cents}', to_jsonb(r.before)) END` : p(c),
-    );
-    const rows = await this.statements.run<{ created_at: Date; updated_at: Date; before: string | null }>(
-      null,
-      'control_record_intent',
-      `WITH reserved AS (
-         ${reserveStatement({ workspace: p('workspace_id'), agent: p('agent_id'), budget: p('budget_id'), amount: p('reserved_cents'), when: `${reserving}::boolean` })} AS before
-       ), intent AS (
-         INSERT INTO intents (${INSERT_COLUMNS.join(', ')})
-         SELECT ${values.join(', ')} FROM (SELECT 1) AS one LEFT JOIN reserved r ON true
-          WHERE NOT ${reserving}::boolean OR r.before IS NOT NULL
-         RETURNING created_at, updated_at
-       ), audit AS (
-         INSERT INTO audit_events (workspace_id, subject_type, subject_id, action, trace_id, snapshot, actor_type, actor_id)
-         SELECT ${p('workspace_id')}, ${param(audit.subject_type)}, ${p('id')}, ${param(audit.action)}, ${p('trace_id')},
-                jsonb_set(jsonb_set(
-                  CASE WHEN r.before IS NULL THEN ${param(JSON.stringify(audit.snapshot))}::jsonb
-                       ELSE jsonb_set(${`$${params.length}`}::jsonb, ${param(audit.headroomPath)}::text[], to_jsonb(r.before)) END,
-                  '{created_at}', ${iso('i.created_at')}), '{updated_at}', ${iso('i.updated_at')}),
-                ${param(audit.actor?.type ?? null)}, ${param(audit.actor?.id ?? null)}
-           FROM intent i LEFT JOIN reserved r ON true
-       )
-       SELECT i.created_at, i.updated_at, r.before::text AS before FROM intent i LEFT JOIN reserved r ON true`,
-      params,
-    );
-    if (!rows.length) return null;
-    const [row] = rows;
-    return { created_at: row.created_at, updated_at: row.updated_at, before: row.before === null ? null : parseCents(row.before) };
+  async record(intent: NewIntent, audit: IntentAudit): Promise<RecordedIntent | null> {
+    const row = await this.writes.submit({ intent, audit });
+    return row.created_at === null ? null : { created_at: row.created_at, updated_at: row.updated_at as Date, before: row.before === null ? null : parseCents(row.before) };
+  }
+
+  private writeIntents(writes: IntentWrite[]): Promise<RawRecorded[]> {
+    const rows = writes.map((w) => [
+      ...intentInsertValues(w.intent),
+      w.audit.subject_type,
+      w.audit.action,
+      JSON.stringify(w.audit.snapshot),
+      w.audit.headroomPath.join(','),
+      w.audit.actor?.type ?? null,
+      w.audit.actor?.id ?? null,
+    ]);
+    return this.statements.run<RawRecorded>(null, 'control_record_intents', WRITE_INTENTS, WRITE_TYPES.map((_, c) => rows.map((r) => r[c])));
   }
 }
+
+/** Element types of the batched write's arrays: the intent's columns, then its audit row's own fields. */
+const WRITE_TYPES: string[] = [...INSERT_COLUMNS.map((c) => INTENT_COLUMN_TYPES[c]), 'text', 'text', 'text', 'text', 'text', 'text'];
+const AUDIT_FIELDS = ['a_subject_type', 'a_action', 'a_snapshot', 'a_path', 'a_actor_type', 'a_actor_id'];
+const JSONB_COLUMNS = new Set(['decision', 'decision_context', 'metadata']);
+const intentValue = (c: (typeof INSERT_COLUMNS)[number]) =>
+  c === 'decision'
+    ? `CASE WHEN r.before IS NULL THEN q.decision::jsonb ELSE jsonb_set(q.decision::jsonb, '{headroom,session_remaining_cents}', to_jsonb(r.before)) END`
+    : JSONB_COLUMNS.has(c)
+      ? `q.${c}::jsonb`
+      : `q.${c}`;
+const WRITE_INTENTS = `
+  WITH q AS (
+    SELECT * FROM unnest(${WRITE_TYPES.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})
+      WITH ORDINALITY AS q(${[...INSERT_COLUMNS, ...AUDIT_FIELDS].join(', ')}, n)
+  ), locked AS (
+    SELECT b.id FROM budgets b JOIN q ON b.id = q.budget_id AND b.workspace_id = q.workspace_id AND b.agent_id = q.agent_id
+     WHERE q.reserved_cents > 0 ORDER BY b.id FOR UPDATE OF b
+  ), reserved AS (
+    ${reserveStatement({ workspace: 'q.workspace_id', agent: 'q.agent_id', budget: 'q.budget_id', amount: 'q.reserved_cents', from: 'q', when: 'q.reserved_cents > 0 AND b.id IN (SELECT id FROM locked)' })} AS before, q.n
+  ), intent AS (
+    INSERT INTO intents (${INSERT_COLUMNS.join(', ')})
+    SELECT ${INSERT_COLUMNS.map(intentValue).join(', ')}
+      FROM q LEFT JOIN reserved r ON r.n = q.n
+     WHERE q.reserved_cents = 0 OR r.before IS NOT NULL
+    RETURNING id, created_at, updated_at
+  ), audit AS (
+    INSERT INTO audit_events (workspace_id, subject_type, subject_id, action, trace_id, snapshot, actor_type, actor_id)
+    SELECT q.workspace_id, q.a_subject_type, q.id, q.a_action, q.trace_id,
+           jsonb_set(jsonb_set(
+             CASE WHEN r.before IS NULL THEN q.a_snapshot::jsonb ELSE jsonb_set(q.a_snapshot::jsonb, string_to_array(q.a_path, ','), to_jsonb(r.before)) END,
+             '{created_at}', ${iso('i.created_at')}), '{updated_at}', ${iso('i.updated_at')}),
+           q.a_actor_type, q.a_actor_id
+      FROM intent i JOIN q ON q.id = i.id LEFT JOIN reserved r ON r.n = q.n
+  )
+  SELECT i.created_at, i.updated_at, r.before::text AS before
+    FROM q LEFT JOIN intent i ON i.id = q.id LEFT JOIN reserved r ON r.n = q.n
+   ORDER BY q.n`;

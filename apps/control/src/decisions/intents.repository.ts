@@ -33,21 +33,6 @@ export interface IntentScope {
 export class IntentsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /**
-   * Takes the agent's idempotency key for this transaction and, in the same round trip, looks for
-   * the intent it already made. `locked` is false while another request holds the key (in flight).
-   * A request finishing between this statement's snapshot and its lock is caught by the unique key
-   * on insert instead.
-   */
-  async claimKey(em: EntityManager, workspaceId: string, agentId: string, kind: IntentKind, key: string): Promise<{ locked: boolean; existingId: string | null }> {
-    const [row] = (await em.query(
-      `SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked,
-              (SELECT id FROM intents WHERE workspace_id = $2 AND agent_id = $3 AND kind = $4 AND idempotency_key = $5) AS existing_id`,
-      [`intent:${workspaceId}:${agentId}:${kind}:${key}`, workspaceId, agentId, kind, key],
-    )) as { locked: boolean; existing_id: string | null }[];
-    return { locked: row.locked, existingId: row.existing_id };
-  }
-
   /** Serialises the agent's windowed decisions, so two requests never both fit the last room in a window. */
   async lockAgentWindows(em: EntityManager, workspaceId: string, agentId: string): Promise<void> {
     await em.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`windows:${workspaceId}:${agentId}`]);

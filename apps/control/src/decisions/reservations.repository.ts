@@ -8,17 +8,19 @@ import { parseCents } from '../common/cents.transformer';
  * hands out more than it holds (the table's CHECK is the last line of defence).
  */
 /**
- * The reserving UPDATE with its parameters named by the caller, ending in `RETURNING <left before>`
- * for the caller to alias: shared by `reserve` and the single-statement authorization write.
+ * The reserving UPDATE (budgets as `b`) with its values named by the caller, ending in
+ * `RETURNING <left before>` for the caller to alias: shared by `reserve` and the batched
+ * authorization write, which adds `from` (its rows) and a `when` condition.
  */
-export function reserveStatement(p: { workspace: string; agent: string; budget: string; amount: string; when?: string }): string {
-  return `UPDATE budgets
-             SET reserved_cents = reserved_cents + ${p.amount},
-                 status = CASE WHEN budget_cents - spent_cents - reserved_cents = ${p.amount} THEN 'exhausted' ELSE status END,
+export function reserveStatement(p: { workspace: string; agent: string; budget: string; amount: string; from?: string; when?: string }): string {
+  return `UPDATE budgets b
+             SET reserved_cents = b.reserved_cents + ${p.amount},
+                 status = CASE WHEN b.budget_cents - b.spent_cents - b.reserved_cents = ${p.amount} THEN 'exhausted' ELSE b.status END,
                  updated_at = now()
-           WHERE ${p.when ? `${p.when} AND ` : ''}id = ${p.budget} AND workspace_id = ${p.workspace} AND agent_id = ${p.agent}
-             AND status = 'active' AND budget_cents - spent_cents - reserved_cents >= ${p.amount}
-           RETURNING (budget_cents - spent_cents - reserved_cents + ${p.amount})`;
+           ${p.from ? `FROM ${p.from}` : ''}
+           WHERE ${p.when ? `${p.when} AND ` : ''}b.id = ${p.budget} AND b.workspace_id = ${p.workspace} AND b.agent_id = ${p.agent}
+             AND b.status = 'active' AND b.budget_cents - b.spent_cents - b.reserved_cents >= ${p.amount}
+           RETURNING (b.budget_cents - b.spent_cents - b.reserved_cents + ${p.amount})`;
 }
 
 @Injectable()

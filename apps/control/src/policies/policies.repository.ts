@@ -89,11 +89,7 @@ export class PoliciesRepository {
     return paginate(qb, 'policies', workspaceId, page);
   }
 
-  /** The agent's active policies, oldest first, each with its imported modules' current rules. */
-  async active(em: EntityManager, workspaceId: string, agentId: string): Promise<ActivePolicyRow[]> {
-    return parseActivePolicies(await this.activeJson(em, workspaceId, agentId));
-  }
-
+  /** The agent's active policies, oldest first, each with its imported modules' current rules, as `activePoliciesJson` gives them. */
   async activeJson(em: EntityManager, workspaceId: string, agentId: string): Promise<string> {
     const [row] = (await em.query(`SELECT ${activePoliciesJson('$1', '$2')} AS policies`, [workspaceId, agentId])) as { policies: string }[];
     return row.policies;

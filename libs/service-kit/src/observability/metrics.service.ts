@@ -18,12 +18,22 @@ export class MetricsService {
     collectDefaultMetrics({ register: this.registry });
   }
 
+  /** One child per label set: observing through it skips hashing the labels on every request. */
+  private readonly children = new Map<string, { observe(seconds: number): void }>();
+
   /** Express middleware timing each request; the route label is the matched template, never the raw path. */
   readonly middleware = (req: Request, res: Response, next: NextFunction): void => {
-    const end = this.httpDuration.startTimer();
+    const started = performance.now();
     res.once('finish', () => {
       const route = req.route?.path ? `${req.baseUrl}${req.route.path}` : 'unmatched';
-      end({ method: req.method, route, status_code: String(res.statusCode) });
+      const status = String(res.statusCode);
+      const key = `${req.method} ${route} ${status}`;
+      let child = this.children.get(key);
+      if (!child) {
+        child = this.httpDuration.labels({ method: req.method, route, status_code: status });
+        this.children.set(key, child);
+      }
+      child.observe((performance.now() - started) / 1000);
     });
     next();
   };
