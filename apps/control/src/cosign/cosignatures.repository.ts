@@ -32,6 +32,24 @@ export class CosignaturesRepository {
     ),
   );
 
+  /** Consumes of different intents share one statement; two of one intent never do (the second then finds it spent). */
+  private readonly consumes = new StatementBatcher<{ workspaceId: string; intentId: string; amountCents: number; consumedBy: string | null }, boolean>(
+    async (items) => {
+      const won = await this.statements.run<{ n: string }>(
+        null,
+        'control_consume_cosignatures',
+        `UPDATE intents i SET cosign_consumed_at = now(), consumed_by = q.consumed_by, updated_at = now()
+           FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::text[]) WITH ORDINALITY AS q(ws, id, amount, consumed_by, n)
+          WHERE i.workspace_id = q.ws AND i.id = q.id AND i.amount_cents = q.amount AND i.state = 'pending' AND i.cosign_consumed_at IS NULL
+          RETURNING q.n`,
+        [items.map((c) => c.workspaceId), items.map((c) => c.intentId), items.map((c) => c.amountCents), items.map((c) => c.consumedBy)],
+      );
+      const winners = new Set(won.map((w) => Number(w.n)));
+      return items.map((_, i) => winners.has(i + 1));
+    },
+    { conflictKey: (c) => c.intentId },
+  );
+
   constructor(dataSource: DataSource) {
     this.statements = new PreparedStatements(dataSource);
   }
@@ -46,14 +64,6 @@ export class CosignaturesRepository {
    * it unspent and wins. False when it was spent already or the intent left `pending` meanwhile.
    */
   async consume(workspaceId: string, intentId: string, amountCents: number, consumedBy: string | null): Promise<boolean> {
-    const rows = await this.statements.run(
-      null,
-      'control_consume_cosignature',
-      `UPDATE intents SET cosign_consumed_at = now(), consumed_by = $4, updated_at = now()
-        WHERE workspace_id = $1 AND id = $2 AND amount_cents = $3 AND state = 'pending' AND cosign_consumed_at IS NULL
-        RETURNING id`,
-      [workspaceId, intentId, amountCents, consumedBy],
-    );
-    return rows.length === 1;
+    return this.consumes.submit({ workspaceId, intentId, amountCents, consumedBy });
   }
 }

@@ -185,8 +185,9 @@ export class AuthorizationRepository {
    * or nothing. The decision's session headroom becomes what the budget had left just before this
    * reservation. Null when the reservation no longer fits: nothing was written. A concurrent twin of
    * the idempotency key fails the insert on its unique key. Concurrent writes share one statement
-   * (a budget at most once per statement, and budgets locked in id order, so statements cannot
-   * deadlock); a statement is atomic, so a refused batch wrote nothing and is retried write by write.
+   * (a budget at most once per statement, budgets locked in id order so statements never wait on
+   * each other's budgets in a cycle); a statement is atomic, so a refused batch (a twin's unique
+   * violation, a deadlock between twins) wrote nothing and is retried write by write.
    */
   async record(intent: NewIntent, audit: IntentAudit): Promise<RecordedIntent | null> {
     const row = await this.writes.submit({ intent, audit });

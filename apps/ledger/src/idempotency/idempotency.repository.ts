@@ -24,9 +24,10 @@ function scopeParams(s: KeyScope) {
   return [s.organizationId, s.mode, s.clientId, s.route, s.key];
 }
 
-/** A claimed key with the response to keep for replays. */
+/** A key stored completed, with its response, by the write it belongs to. */
 export interface CompletedKey {
   scope: KeyScope;
+  fingerprint: string;
   status: number;
   sealedBody: string;
 }
@@ -46,64 +47,40 @@ export interface StatementPart {
   params: unknown[];
 }
 
-/** Parameter placeholders $first, $first+1, ... */
-function placeholders(first: number) {
-  return (i: number) => `$${first + i}`;
-}
-
 /**
- * An INSERT claiming `keys` (in progress) for requests with the given fingerprints, taking over a
- * dead holder's or an expired key (TAKE_OVER). It RETURNS `n`, `keyIdOf` of each key claimed; a
- * key it does not return is held or used by another request. A concurrent holder is waited for:
- * the primary key makes the insert wait for its commit or rollback. Usable alone or as a CTE of
- * the statement writing what the keys name.
+ * An INSERT storing `keys` as completed, for a data-modifying CTE of the statement that writes what
+ * they name (so a key exists exactly when its write does). It RETURNS `n`, `keyIdOf` of each key
+ * stored; a key it does not return is held or used by another request. A concurrent holder is
+ * waited for: the primary key makes this insert wait for its commit or rollback.
  */
-export function claimKeysInsert(
-  keys: { scope: KeyScope; fingerprint: string }[],
-  staleBefore: Date,
-  expiredBefore: Date | null,
-  firstParam: number,
-): StatementPart {
-  const $ = placeholders(firstParam);
+export function completedKeysInsert(keys: CompletedKey[], staleBefore: Date, expiredBefore: Date | null, firstParam: number): StatementPart {
+  const $ = (i: number) => `$${firstParam + i}`;
   return {
-    sql: `INSERT INTO idempotency_keys (organization_id, mode, client_id, route, key, fingerprint, state)
-       SELECT x.org, x.mode, x.client, x.route, x.key, x.fingerprint, 'in_progress'
-       FROM unnest(${$(0)}::uuid[], ${$(1)}::text[], ${$(2)}::text[], ${$(3)}::text[], ${$(4)}::text[], ${$(5)}::text[])
-         AS x(org, mode, client, route, key, fingerprint)
+    sql: `INSERT INTO idempotency_keys (organization_id, mode, client_id, route, key, fingerprint, state, completed_at, response_status, response_body)
+       SELECT x.org, x.mode, x.client, x.route, x.key, x.fingerprint, 'completed', now(), x.status, x.body
+       FROM unnest(${$(0)}::uuid[], ${$(1)}::text[], ${$(2)}::text[], ${$(3)}::text[], ${$(4)}::text[], ${$(5)}::text[], ${$(6)}::int[], ${$(7)}::text[])
+         AS x(org, mode, client, route, key, fingerprint, status, body)
        ON CONFLICT (organization_id, mode, client_id, route, key) DO UPDATE SET
-         fingerprint = EXCLUDED.fingerprint, state = 'in_progress', locked_at = now(), created_at = now(),
-         response_status = NULL, response_body = NULL, completed_at = NULL
-       ${TAKE_OVER($(6), $(7))}
+         fingerprint = EXCLUDED.fingerprint, state = 'completed', locked_at = now(), created_at = now(),
+         response_status = EXCLUDED.response_status, response_body = EXCLUDED.response_body, completed_at = now()
+       ${TAKE_OVER($(8), $(9))}
        RETURNING client_id || ' ' || route || ' ' || key AS n`,
-    params: [...scopeColumns(keys.map((k) => k.scope)), keys.map((k) => k.fingerprint), staleBefore, expiredBefore],
+    params: [
+      keys.map((k) => k.scope.organizationId),
+      keys.map((k) => k.scope.mode),
+      keys.map((k) => k.scope.clientId),
+      keys.map((k) => k.scope.route),
+      keys.map((k) => k.scope.key),
+      keys.map((k) => k.fingerprint),
+      keys.map((k) => k.status),
+      keys.map((k) => k.sealedBody),
+      staleBefore,
+      expiredBefore,
+    ],
   };
 }
 
-/** An UPDATE completing claimed `keys` with their responses. */
-export function completeKeysUpdate(keys: CompletedKey[], firstParam: number): StatementPart {
-  const $ = placeholders(firstParam);
-  return {
-    sql: `UPDATE idempotency_keys SET state = 'completed', completed_at = now(), response_status = x.status, response_body = x.body
-       FROM unnest(${$(0)}::uuid[], ${$(1)}::text[], ${$(2)}::text[], ${$(3)}::text[], ${$(4)}::text[], ${$(5)}::int[], ${$(6)}::text[])
-         AS x(org, mode, client, route, key, status, body)
-       WHERE idempotency_keys.organization_id = x.org AND idempotency_keys.mode = x.mode AND idempotency_keys.client_id = x.client
-         AND idempotency_keys.route = x.route AND idempotency_keys.key = x.key AND idempotency_keys.state = 'in_progress'`,
-    params: [...scopeColumns(keys.map((k) => k.scope)), keys.map((k) => k.status), keys.map((k) => k.sealedBody)],
-  };
-}
-
-/** The five scope columns of `scopes`, as parallel arrays. */
-function scopeColumns(scopes: KeyScope[]) {
-  return [
-    scopes.map((s) => s.organizationId),
-    scopes.map((s) => s.mode),
-    scopes.map((s) => s.clientId),
-    scopes.map((s) => s.route),
-    scopes.map((s) => s.key),
-  ];
-}
-
-/** What claimKeysInsert returns for a claimed key (organization and mode are the statement's ledger's). */
+/** What completedKeysInsert returns for a stored key (organization and mode are the statement's ledger's). */
 export function keyIdOf(scope: KeyScope): string {
   return `${scope.clientId} ${scope.route} ${scope.key}`;
 }
@@ -119,8 +96,16 @@ export class IdempotencyRepository {
    * (completed before `expiredBefore`; null keeps results forever).
    */
   async claim(scope: KeyScope, fingerprint: string, staleBefore: Date, expiredBefore: Date | null): Promise<boolean> {
-    const { sql, params } = claimKeysInsert([{ scope, fingerprint }], staleBefore, expiredBefore, 1);
-    const rows: unknown[] = await this.dataSource.query(sql, params);
+    const rows: unknown[] = await this.dataSource.query(
+      `INSERT INTO idempotency_keys (organization_id, mode, client_id, route, key, fingerprint, state)
+       VALUES ($1, $2, $3, $4, $5, $6, 'in_progress')
+       ON CONFLICT (organization_id, mode, client_id, route, key) DO UPDATE SET
+         fingerprint = EXCLUDED.fingerprint, state = 'in_progress', locked_at = now(), created_at = now(),
+         response_status = NULL, response_body = NULL, completed_at = NULL
+       ${TAKE_OVER('$7', '$8')}
+       RETURNING 1`,
+      [...scopeParams(scope), fingerprint, staleBefore, expiredBefore],
+    );
     return rows.length === 1;
   }
 
@@ -134,8 +119,11 @@ export class IdempotencyRepository {
   }
 
   async complete(scope: KeyScope, status: number, sealedBody: string): Promise<void> {
-    const { sql, params } = completeKeysUpdate([{ scope, status, sealedBody }], 1);
-    await this.dataSource.query(sql, params);
+    await this.dataSource.query(
+      `UPDATE idempotency_keys SET state = 'completed', completed_at = now(), response_status = $6, response_body = $7
+       WHERE ${SCOPE_MATCH} AND state = 'in_progress'`,
+      [...scopeParams(scope), status, sealedBody],
+    );
   }
 
   /** Frees a key whose request failed, so a corrected retry can use it. */

@@ -5,7 +5,7 @@ import { SecretBox } from '@bursar/crypto';
 import { LOGGER } from '@bursar/service-kit';
 import { LedgerSettings } from '../config/ledger.settings';
 import { IdempotencyErrors } from './idempotency-errors';
-import { claimKeysInsert, completeKeysUpdate, IdempotencyRepository, KeyScope, StatementPart, StoredKey } from './idempotency.repository';
+import { completedKeysInsert, IdempotencyRepository, KeyScope, StatementPart, StoredKey } from './idempotency.repository';
 
 /** A request still "in progress" after this long is presumed dead and its key may be taken over. */
 export const IN_FLIGHT_TIMEOUT_MS = 60_000;
@@ -68,20 +68,13 @@ export class IdempotencyService implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * For @Idempotent({ inWrite: true }) requests: the statement part claiming their keys inside the
-   * statement that writes what they name (see claimKeysInsert), and the one completing them with
-   * their responses (status and body) later in the same database transaction. A key found taken is
-   * answered by answerTaken.
+   * The statement part storing keys of @Idempotent({ inWrite: true }) requests as completed, with
+   * their responses (status and body), to run in the database transaction of the write they name
+   * (see completedKeysInsert). When one is not stored, the caller rolls back and asks answerTaken.
    */
-  claimPart(keys: PendingKey[], firstParam: number): StatementPart {
-    return claimKeysInsert(keys, this.staleBefore(), this.expiredBefore(), firstParam);
-  }
-
-  completionPart(keys: (PendingKey & { status: number; body: unknown })[], firstParam: number): StatementPart {
-    return completeKeysUpdate(
-      keys.map((k) => ({ scope: k.scope, status: k.status, sealedBody: this.seal(k.scope, k.body) })),
-      firstParam,
-    );
+  completedKeysPart(keys: (PendingKey & { status: number; body: unknown })[], firstParam: number): StatementPart {
+    const rows = keys.map((k) => ({ scope: k.scope, fingerprint: k.fingerprint, status: k.status, sealedBody: this.seal(k.scope, k.body) }));
+    return completedKeysInsert(rows, this.staleBefore(), this.expiredBefore(), firstParam);
   }
 
   /** What a request whose key was taken gets: the replay, or 409; null when no row holds the key. */

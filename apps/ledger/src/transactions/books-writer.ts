@@ -4,7 +4,7 @@ import { BalanceFigures, balanceFigures, BalanceTotals, ZERO_TOTALS } from '../b
 import { LedgerScope } from '../common/mode';
 import { PlannedPosting, TransactionPlan } from './transaction-plan';
 import { TransactionErrors } from './transaction-errors';
-import { BalanceDelta, KeyClaims, LockedAccount, TransactionsRepository, WrittenTransaction } from './transactions.repository';
+import { BalanceDelta, LockedAccount, TransactionsRepository, WrittenTransaction } from './transactions.repository';
 
 /** What a write produced: the rows, and every touched account as it stands after the write. */
 export interface WriteOutcome extends WrittenTransaction {
@@ -154,8 +154,7 @@ export class BooksWriter {
   /**
    * Writes a plan `check` accepted (`after` is what it returned). Failing here may leave part of
    * the plan written (a taken external ref) or the database transaction aborted (a closed
-   * period), so the caller must roll back; KeyTaken (key used, or not claimed by `claims`) means
-   * nothing but possibly a key claim was written.
+   * period), so the caller must roll back; KeyTaken alone means nothing was written.
    */
   async write(
     manager: EntityManager,
@@ -163,9 +162,8 @@ export class BooksWriter {
     plan: TransactionPlan,
     book: Map<string, LockedAccount>,
     after: LockedAccount[],
-    claims: KeyClaims | null = null,
   ): Promise<WriteOutcome> {
-    const [written] = await this.writeRows(manager, scope, [plan], claims);
+    const [written] = await this.writeRows(manager, scope, [plan]);
     if (!written) throw new KeyTaken(plan.idempotencyKey ?? '');
     for (const account of after) book.set(account.id, account);
     return { ...written, touched: after };
@@ -176,29 +174,18 @@ export class BooksWriter {
    * in one statement. All or nothing: a used key or a taken external ref throws BatchConflict,
    * after which the caller must roll back.
    */
-  async writeMany(
-    manager: EntityManager,
-    scope: LedgerScope,
-    checked: { plan: TransactionPlan; after: LockedAccount[] }[],
-    claims: KeyClaims | null = null,
-  ): Promise<WriteOutcome[]> {
-    const written = await this.writeRows(manager, scope, checked.map((c) => c.plan), claims);
+  async writeMany(manager: EntityManager, scope: LedgerScope, checked: { plan: TransactionPlan; after: LockedAccount[] }[]): Promise<WriteOutcome[]> {
+    const written = await this.writeRows(manager, scope, checked.map((c) => c.plan));
     return written.map((w, i) => {
       if (!w) throw new BatchConflict();
       return { ...w, touched: checked[i].after };
     });
   }
 
-  private async writeRows(
-    manager: EntityManager,
-    scope: LedgerScope,
-    plans: TransactionPlan[],
-    claims: KeyClaims | null,
-  ): Promise<(WrittenTransaction | null)[]> {
+  private async writeRows(manager: EntityManager, scope: LedgerScope, plans: TransactionPlan[]): Promise<(WrittenTransaction | null)[]> {
     let written: (WrittenTransaction | null)[];
     try {
-      const deltas = deltasOf({ postings: plans.flatMap((p) => p.postings), voids: mergedVoids(plans) });
-      written = await this.transactions.write(manager, scope, plans, deltas, claims);
+      written = await this.transactions.write(manager, scope, plans, deltasOf({ postings: plans.flatMap((p) => p.postings), voids: mergedVoids(plans) }));
     } catch (err) {
       if (isPeriodClosedError(err)) throw periodClosed(plans.length === 1 ? plans[0].valueDate : undefined);
       throw err;

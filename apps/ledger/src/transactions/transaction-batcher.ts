@@ -3,12 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiError } from '@bursar/errors';
 import { DataSource, EntityManager } from 'typeorm';
 import { LedgerScope } from '../common/mode';
-import { FinalStatement, pipelinedTransaction } from '../common/pipelined-transaction';
+import { pipelinedTransaction } from '../common/pipelined-transaction';
 import { keyIdOf } from '../idempotency/idempotency.repository';
 import { IdempotencyService, PendingKey } from '../idempotency/idempotency.service';
-import { BooksWriter, WriteOutcome } from './books-writer';
+import { BooksWriter, KeyTaken, WriteOutcome } from './books-writer';
 import { TransactionPlan } from './transaction-plan';
-import { LockedAccount, NewEvent, RECORD_PARAMS, TransactionsRepository, WRITE_PARAMS } from './transactions.repository';
+import { LockedAccount, NewEvent, RECORD_PARAMS, TransactionsRepository } from './transactions.repository';
 
 /** The events a written transaction records, in its database transaction. */
 export type EventsOf = (outcome: WriteOutcome) => NewEvent[];
@@ -60,10 +60,9 @@ interface LedgerLane {
 /**
  * Group commit for new transactions. Submissions that arrive while a ledger's batches are busy
  * queue up and are written together in the next database transaction: one lock of the union of
- * their accounts (in id order, sent with BEGIN), one statement writing all of them and claiming
- * their idempotency keys, and one appending their events and completing the keys with the
- * responses, sent with the COMMIT. Batches in flight never share an account, so they never wait
- * on each other's row locks: a hot account's
+ * their accounts (in id order, sent with BEGIN), one statement writing all of them, one statement
+ * appending their events and storing their idempotency keys with the responses, one commit.
+ * Batches in flight never share an account, so they never wait on each other's row locks: a hot account's
  * submissions pile into the next batch instead. The guarantees are the single write's: every
  * submission is checked against balances that include the ones before it, and a refused one
  * (overdraft, unknown account, closed account, failed condition) writes nothing and does not
@@ -119,7 +118,7 @@ export class TransactionBatcher {
       const settled = await pipelinedTransaction(
         this.dataSource,
         (manager) => this.writer.lock(manager, batch[0].scope, batch.map((s) => s.plan)),
-        (manager, book, finish) => this.writeAll(manager, batch, book, finish),
+        (manager, book) => this.writeAll(manager, batch, book),
       );
       settled.forEach((result, i) => (result.ok ? batch[i].resolve(result.outcome) : batch[i].reject(result.error)));
     } catch (err) {
@@ -135,12 +134,7 @@ export class TransactionBatcher {
    * for the next one, and writes every accepted one in a single statement, then their events and
    * keys in another; refused ones get their error and write nothing.
    */
-  private async writeAll(
-    manager: EntityManager,
-    batch: Submission[],
-    book: Map<string, LockedAccount>,
-    finish: FinalStatement,
-  ): Promise<Settled[]> {
+  private async writeAll(manager: EntityManager, batch: Submission[], book: Map<string, LockedAccount>): Promise<Settled[]> {
     const settled: Settled[] = [];
     const accepted: { index: number; plan: TransactionPlan; after: LockedAccount[] }[] = [];
     batch.forEach((s, index) => {
@@ -154,32 +148,31 @@ export class TransactionBatcher {
       }
     });
     if (accepted.length === 0) return settled;
-    const scope = batch[0].scope;
-    const keys = accepted.map(({ index }) => batch[index].key);
-    const claimed = keys.flatMap((k) => (k ? [k.pending] : []));
-    const claims = claimed.length > 0 ? { part: this.idempotency.claimPart(claimed, WRITE_PARAMS + 1), ids: keys.map((k) => k && keyIdOf(k.pending.scope)) } : null;
     try {
       const outcomes =
         batch.length === 1
-          ? [await this.writer.write(manager, scope, accepted[0].plan, book, accepted[0].after, claims)]
-          : await this.writer.writeMany(manager, scope, accepted, claims);
+          ? [await this.writer.write(manager, batch[0].scope, accepted[0].plan, book, accepted[0].after)]
+          : await this.writer.writeMany(manager, batch[0].scope, accepted);
       accepted.forEach(({ index }, i) => (settled[index] = { ok: true, outcome: outcomes[i] }));
-      await this.recordWritten(finish, scope, accepted.map(({ index }, i) => ({ submission: batch[index], outcome: outcomes[i] })));
+      await this.recordWritten(manager, batch[0].scope, accepted.map(({ index }, i) => ({ submission: batch[index], outcome: outcomes[i] })));
     } catch (error) {
-      // Alone, the submission fails (a used or held key with KeyTaken); together, each retries alone.
+      // KeyTaken from the write itself means nothing was written: commit the rest of the batch.
+      if (batch.length === 1 && error instanceof KeyTaken) return [{ ok: false, error }];
       throw batch.length === 1 || error instanceof BatchBroken ? error : new BatchBroken(error);
     }
     return settled;
   }
 
   /**
-   * The batch's last statement, sent with the COMMIT: its events, and its idempotency keys
-   * (claimed by the write) completed with their responses.
+   * One statement for the batch's events and idempotency keys (each key holding its response). A
+   * key held by another request breaks the batch: its write must roll back.
    */
-  private recordWritten(finish: FinalStatement, scope: LedgerScope, written: { submission: Submission; outcome: WriteOutcome }[]) {
+  private async recordWritten(manager: EntityManager, scope: LedgerScope, written: { submission: Submission; outcome: WriteOutcome }[]) {
     const events = written.flatMap(({ submission, outcome }) => submission.events(outcome));
     const keyed = written.flatMap(({ submission: { key }, outcome }) => (key ? [{ ...key.pending, status: CREATED, body: key.respond(outcome) }] : []));
-    const completion = keyed.length > 0 ? this.idempotency.completionPart(keyed, RECORD_PARAMS + 1) : null;
-    return this.transactions.recordWritten(finish, scope, events, completion);
+    const keys = keyed.length > 0 ? this.idempotency.completedKeysPart(keyed, RECORD_PARAMS + 1) : null;
+    const stored = await this.transactions.recordWritten(manager, scope, events, keys);
+    const held = keyed.find((k) => !stored.has(keyIdOf(k.scope)));
+    if (held) throw new BatchBroken(new KeyTaken(held.scope.key));
   }
 }

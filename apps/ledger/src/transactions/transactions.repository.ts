@@ -5,7 +5,6 @@ import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { AccountType } from '../accounts/account-kinds';
 import { BalanceTotals, BalanceTotalsRow, totalsOf } from '../balances/balance';
 import { LedgerScope } from '../common/mode';
-import { FinalStatement } from '../common/pipelined-transaction';
 import { StatementPart } from '../idempotency/idempotency.repository';
 import { POSTING_COLUMNS } from '../postings/posting.columns';
 import { PostingEntity } from '../postings/posting.entity';
@@ -90,15 +89,6 @@ export interface NewEvent {
 /** Parameters recordWritten uses itself; the keys' part numbers its own from RECORD_PARAMS + 1. */
 export const RECORD_PARAMS = 6;
 
-/** Parameters write uses itself; its claim part numbers its own from WRITE_PARAMS + 1. */
-export const WRITE_PARAMS = 28;
-
-/** Idempotency keys claimed by the write statement: the claim part (returning `n`) and each plan's `n` or null. */
-export interface KeyClaims {
-  part: StatementPart;
-  ids: (string | null)[];
-}
-
 export interface WrittenTransaction {
   transaction: TransactionEntity;
   postings: PostingEntity[];
@@ -141,32 +131,21 @@ export class TransactionsRepository {
 
   /**
    * Writes transactions with their external refs and postings, voids released pending legs and
-   * moves the balance rows by `deltas`, all in one statement; with `claims`, a plan whose key the
-   * claim part does not claim is not written. Answers in plan order; null where the idempotency
-   * key already names a transaction or is held (nothing of that plan was written, and with a
-   * single plan nothing at all but possibly its key claim). Fewer refs than planned means one was taken.
+   * moves the balance rows by `deltas`, all in one statement. Answers in plan order; null where
+   * the idempotency key already names a transaction (nothing of that plan was written, and with a
+   * single plan nothing at all). Fewer refs than planned means one was taken.
    */
-  async write(
-    manager: EntityManager,
-    scope: LedgerScope,
-    plans: TransactionPlan[],
-    deltas: BalanceDelta[],
-    claims: KeyClaims | null = null,
-  ): Promise<(WrittenTransaction | null)[]> {
+  async write(manager: EntityManager, scope: LedgerScope, plans: TransactionPlan[], deltas: BalanceDelta[]): Promise<(WrittenTransaction | null)[]> {
     const ids = plans.map(() => randomUUID());
     const refs = plans.flatMap((plan, i) => plan.externalRefs.map((r) => ({ ...r, tx: ids[i] })));
     const legs = plans.flatMap((plan, i) => plan.postings.map((p) => ({ ...p, tx: ids[i] })));
     const [row] = await manager.query(
       `WITH x AS (
-         SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::uuid[], $6::numeric[], $7::text[], $8::jsonb[], $9::timestamptz[], $28::text[])
-           WITH ORDINALITY AS x(id, key, kind, reverses, refund_amount, refund_currency, metadata, value_date, claim, n)
-       ), k AS (
-         ${claims?.part.sql ?? 'SELECT NULL::text AS n WHERE false'}
+         SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::uuid[], $6::numeric[], $7::text[], $8::jsonb[], $9::timestamptz[])
+           WITH ORDINALITY AS x(id, key, kind, reverses, refund_amount, refund_currency, metadata, value_date, n)
        ), t AS (
          INSERT INTO transactions (id, ledger_id, idempotency_key, kind, reverses, refund_amount, refund_currency, metadata, value_date)
-         SELECT x.id, $1, x.key, x.kind, x.reverses, x.refund_amount, x.refund_currency, x.metadata, x.value_date FROM x
-         WHERE x.claim IS NULL OR x.claim IN (SELECT k.n FROM k)
-         ORDER BY x.n
+         SELECT x.id, $1, x.key, x.kind, x.reverses, x.refund_amount, x.refund_currency, x.metadata, x.value_date FROM x ORDER BY x.n
          ON CONFLICT (ledger_id, idempotency_key) DO NOTHING
          RETURNING id, ledger_id AS "ledgerId", idempotency_key AS "idempotencyKey", kind, reverses,
            refund_amount::text AS "refundAmount", refund_currency AS "refundCurrency", metadata, value_date AS "valueDate",
@@ -229,8 +208,6 @@ export class TransactionsRepository {
         legs.map((x) => JSON.stringify(x.tags)),
         plans.flatMap((x) => x.voids?.postingIds ?? []),
         ...deltaParams(deltas),
-        claims?.ids ?? plans.map(() => null),
-        ...(claims?.part.params ?? []),
       ],
     );
     const transactions = new Map((row.transactions as Json[]).map((j) => [j.id as string, transactionFromJson(j)]));
@@ -248,20 +225,20 @@ export class TransactionsRepository {
   }
 
   /**
-   * Appends `events` (in order) and runs `completion`, the statement part completing the writes'
-   * idempotency keys, in one statement: the last of the caller's transaction, sent by `finish` with
-   * the COMMIT. Rows match EventsService.record's, so the relay and the events API see no difference.
+   * Appends `events` (in order) and runs `keys`, the statement part storing the writes' idempotency
+   * keys, in one statement of the caller's transaction; answers the ids of the keys stored. Rows
+   * match EventsService.record's, so the relay and the events API see no difference.
    */
-  async recordWritten(finish: FinalStatement, scope: LedgerScope, events: NewEvent[], completion: StatementPart | null): Promise<void> {
-    await finish(
+  async recordWritten(manager: EntityManager, scope: LedgerScope, events: NewEvent[], keys: StatementPart | null): Promise<Set<string>> {
+    const [row] = await manager.query(
       `WITH e AS (
          INSERT INTO events (organization_id, ledger_id, mode, type, resource_id, data)
          SELECT $1, $2, $3, x.type, x.resource_id, x.data
          FROM unnest($4::text[], $5::text[], $6::jsonb[]) WITH ORDINALITY AS x(type, resource_id, data, n)
          ORDER BY x.n
          RETURNING 1
-       )${completion ? `, k AS (${completion.sql} RETURNING 1)` : ''}
-       SELECT (SELECT count(*) FROM e)::int AS events`,
+       )${keys ? `, k AS (${keys.sql})` : ''}
+       SELECT (SELECT count(*) FROM e)::int AS events, ${keys ? `(SELECT coalesce(json_agg(k.n), '[]') FROM k)` : `'[]'::json`} AS keys`,
       [
         scope.organizationId,
         scope.ledgerId,
@@ -269,9 +246,10 @@ export class TransactionsRepository {
         events.map((e) => e.type),
         events.map((e) => e.resourceId),
         events.map((e) => JSON.stringify(e.data)),
-        ...(completion?.params ?? []),
+        ...(keys?.params ?? []),
       ],
     );
+    return new Set(row.keys as string[]);
   }
 
   /** Turns open pending legs of a transaction into posted ones and moves the balance rows. */
