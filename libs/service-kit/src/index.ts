@@ -9,6 +9,7 @@ export * from './redis/redis-connection';
 export * from './database/typeorm-options';
 export * from './http/create-http-app';
 export * from './http/run-service';
+export { registerFastValidator, type FastValidator } from './http/validation.pipe';
 export * from './service-kit.module';
 export * from './rate-limit/redis-rate-limiter';
 export * from './http/openapi-operations';

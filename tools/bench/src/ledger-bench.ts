@@ -15,7 +15,7 @@ import { redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit
  * after a baseline of a route that touches no database.
  * BENCH_SECONDS (default 10) per scenario. Each scenario also reports the cost of a transfer that
  * does not depend on how loaded the machine is: the service's database round trips and the
- * database transactions (commits, read-only ones included) per transfer, and how busy autocannon kept this process (to show it is not
+ * database transactions (commits, read-only ones included) and the service's CPU time per transfer, and how busy autocannon kept this process (to show it is not
  * the bottleneck). BENCH_CPU_PROF=<file.cpuprofile> writes a CPU profile of the service there.
  * Afterwards the books are checked: every 2xx wrote exactly one transaction, every currency nets
  * to zero and every balance row equals the sum of its postings.
@@ -32,12 +32,13 @@ async function costCounters(pg: Client) {
     await pg.query(`SELECT (xact_commit + xact_rollback)::int AS commits FROM pg_stat_database WHERE datname = current_database()`)
   ).rows;
   let roundTrips = NaN;
+  let serviceCpuMicros = NaN;
   try {
-    roundTrips = Number(readFileSync(roundTripsFile, 'utf8'));
+    [roundTrips, serviceCpuMicros] = readFileSync(roundTripsFile, 'utf8').split(' ').map(Number);
   } catch {
     // The service has not written its first count yet.
   }
-  return { commits: Number(commits), roundTrips, cpu: process.cpuUsage(), at: Date.now() };
+  return { commits: Number(commits), roundTrips, serviceCpuMicros, cpu: process.cpuUsage(), at: Date.now() };
 }
 
 type Costs = Awaited<ReturnType<typeof costCounters>>;
@@ -47,6 +48,8 @@ function perTransfer(before: Costs, after: Costs, transfers: number) {
   return {
     'db round trips/transfer': (after.roundTrips - before.roundTrips) / transfers,
     'db transactions/transfer': (after.commits - before.commits) / transfers,
+    // CPU time per transfer is what bounds a single Node process, whatever else the machine runs.
+    'service CPU ms/transfer': (after.serviceCpuMicros - before.serviceCpuMicros) / 1000 / transfers,
     'bench process CPU %': (100 * cpuMs) / (after.at - before.at),
   };
 }

@@ -12,7 +12,7 @@ import { OrganizationEntity } from './organization.entity';
 export class OrganizationsRepository {
   private readonly rows: Repository<OrganizationEntity>;
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.rows = dataSource.getRepository(OrganizationEntity);
   }
 
@@ -22,7 +22,25 @@ export class OrganizationsRepository {
 
   findById(organizationId: string): Promise<OrganizationEntity | null> {
     if (!isUUID(organizationId)) return Promise.resolve(null);
-    return this.rows.findOneBy({ id: organizationId });
+    return this.readById(organizationId);
+  }
+
+  /** Every authenticated request reads its organization: plain SQL skips the query builder's per-call work. */
+  private async readById(organizationId: string): Promise<OrganizationEntity | null> {
+    const [row] = await this.dataSource.query(
+      `SELECT id, name, plan, metadata, suspended_at, created_at, updated_at FROM organizations WHERE id = $1`,
+      [organizationId],
+    );
+    if (!row) return null;
+    return Object.assign(new OrganizationEntity(), {
+      id: row.id,
+      name: row.name,
+      plan: row.plan,
+      metadata: row.metadata,
+      suspendedAt: row.suspended_at,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    });
   }
 
   async setSuspended(organizationId: string, at: Date | null): Promise<void> {

@@ -1,10 +1,13 @@
 import { Module } from '@nestjs/common';
+import { registerFastValidator } from '@bursar/service-kit';
 import { AuthModule } from '../auth/auth.module';
 import { EventsModule } from '../events/events.module';
 import { LedgersModule } from '../ledgers/ledgers.module';
 import { BooksWriter } from './books-writer';
 import { BulkTransactionsService } from './bulk-transactions.service';
 import { CorrectionsService } from './corrections.service';
+import { CreateTransactionDto } from './dto/create-transaction.dto';
+import { acceptCreateTransaction } from './dto/create-transaction.validator';
 import { TransactionBatcher } from './transaction-batcher';
 import { TransactionsController } from './transactions.controller';
 import { TransactionsRepository } from './transactions.repository';
@@ -16,4 +19,8 @@ import { TransactionsService } from './transactions.service';
   providers: [TransactionsRepository, BooksWriter, TransactionBatcher, TransactionsService, CorrectionsService, BulkTransactionsService],
   exports: [TransactionsRepository],
 })
-export class TransactionsModule {}
+export class TransactionsModule {
+  constructor() {
+    registerFastValidator(CreateTransactionDto, acceptCreateTransaction);
+  }
+}

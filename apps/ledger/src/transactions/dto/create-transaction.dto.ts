@@ -22,12 +22,15 @@ import { CURRENCY_PATTERN } from '../../accounts/currencies';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
 
 /** A flat map of string values (posting tags). */
+export function isStringMap(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
+}
+
 function IsStringMap(): PropertyDecorator {
   return ValidateBy({
     name: 'isStringMap',
     validator: {
-      validate: (v) =>
-        typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string'),
+      validate: isStringMap,
       defaultMessage: () => 'tags must be an object of string values',
     },
   });
