@@ -147,23 +147,27 @@ describe('cosignatures', () => {
   it('consumes once: the second consume and later verifies say already_settled', async () => {
     const { intent, token } = await authorize();
     expect((await consume(token).expect(200)).body.data).toMatchObject({ valid: true, intent_id: intent.id });
-    expect((await consume(token).expect(422)).body.data).toEqual({ valid: false, reason: 'already_settled' });
-    expect((await verify(token).expect(422)).body.data).toEqual({ valid: false, reason: 'already_settled' });
+    const spent = { data: { valid: false, reason: 'already_settled' }, error: { message: expect.any(String), code: 'already_consumed' } };
+    expect((await consume(token).expect(422)).body).toEqual(spent);
+    expect((await verify(token).expect(422)).body).toEqual(spent);
     const [row] = await s.t.app.get(DataSource).query(`SELECT consumed_by FROM intents WHERE id = $1`, [intent.id]);
     expect(row.consumed_by).toBe('executor-1');
   });
 
   it('gives exactly one 200 among 50 concurrent consumes of one cosignature', async () => {
     const { token } = await authorize();
-    const statuses = (await Promise.all(Array.from({ length: 50 }, () => consume(token)))).map((r) => r.status);
-    expect(statuses.filter((c) => c === 200)).toHaveLength(1);
-    expect(statuses.filter((c) => c === 422)).toHaveLength(49);
+    const answers = await Promise.all(Array.from({ length: 50 }, () => consume(token)));
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
+    const losers = answers.filter((r) => r.status === 422);
+    expect(losers).toHaveLength(49);
+    expect(losers.every((r) => r.body.error.code === 'already_consumed')).toBe(true);
   });
 
   it('a settled intent no longer verifies', async () => {
     const { intent, token } = await authorize();
     await http().post(`/control/v1/agent/payment_intents/${intent.id}/complete`).set(bearer(agent.key)).expect(200);
-    expect((await verify(token).expect(422)).body.data.reason).toBe('already_settled');
+    const settled = (await verify(token).expect(422)).body;
+    expect(settled).toEqual({ data: { valid: false, reason: 'already_settled' } });
   });
 
   it('keeps verifying old cosignatures after a rotation and signs new ones with the new key', async () => {

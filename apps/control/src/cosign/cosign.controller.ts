@@ -11,7 +11,7 @@ import { FRAME_HASH_DOC } from '../decisions/decision';
 const ApiCheckResponses = () =>
   applyDecorators(
     ApiResponse({ status: 200, description: '{data: {valid: true, reason: null, intent_id, agent_id, action_type, resource, amount_cents, currency, policy_version, frame_hash, expires_at}}' }),
-    ApiResponse({ status: 422, description: `{data: {valid: false, reason}}; reason is one of ${INVALID_REASONS.join(', ')}` }),
+    ApiResponse({ status: 422, description: `{data: {valid: false, reason}}; reason is one of ${INVALID_REASONS.join(', ')}. A spent cosignature also carries error {message, code: already_consumed}` }),
     ApiResponse({ status: 400, description: 'authorization_required: no token in the body or the Authorization header' }),
   );
 
@@ -39,7 +39,7 @@ export class CosignController {
 
   @Post('control/v1/cosign/consume')
   @ApiCheckResponses()
-  @ApiOperation({ summary: 'Verify, then mark the authority spent; a second consume answers 422 already_settled', description: FRAME_HASH_DOC })
+  @ApiOperation({ summary: 'Verify, then mark the authority spent; a second consume answers 422 already_settled with error code already_consumed', description: FRAME_HASH_DOC })
   async consume(@Req() req: Request, @Body() body: ConsumeCosignatureDto, @Res({ passthrough: true }) res: Response) {
     return this.answer(res, await this.cosign.consume(presented(req, body), body.consumed_by ?? null));
   }
@@ -52,8 +52,13 @@ export class CosignController {
     return this.keys.jwks();
   }
 
+  /**
+   * 200 or 422 with the result; a spent authority also names the contract's code `already_consumed`
+   * beside the result, so clients reading either field understand it.
+   */
   private answer(res: Response, check: CosignatureCheck) {
     res.status(check.valid ? 200 : 422);
-    return { data: check };
+    if (check.valid || !check.consumed) return { data: check };
+    return { data: { valid: check.valid, reason: check.reason }, error: { message: 'This cosignature was already consumed', code: 'already_consumed' } };
   }
 }

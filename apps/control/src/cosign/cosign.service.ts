@@ -51,6 +51,8 @@ export interface ValidCosignature {
 export interface InvalidCosignature {
   valid: false;
   reason: InvalidReason;
+  /** Set when the authority was already spent: the answer then also carries the code `already_consumed`. */
+  consumed?: true;
 }
 export type CosignatureCheck = ValidCosignature | InvalidCosignature;
 
@@ -72,10 +74,11 @@ function wellFormed(claims: Record<string, unknown>): claims is Claims {
   );
 }
 
-function settlement(intent: SpendableIntent | null, amount: number): InvalidReason | null {
-  if (!intent) return 'unknown_intent';
-  if (intent.consumed || !SPENDABLE.has(intent.state)) return 'already_settled';
-  if (intent.amount_cents !== amount) return 'amount_mismatch';
+function settlement(intent: SpendableIntent | null, amount: number): InvalidCosignature | null {
+  if (!intent) return invalid('unknown_intent');
+  if (intent.consumed) return { ...invalid('already_settled'), consumed: true };
+  if (!SPENDABLE.has(intent.state)) return invalid('already_settled');
+  if (intent.amount_cents !== amount) return invalid('amount_mismatch');
   return null;
 }
 
@@ -126,8 +129,7 @@ export class CosignService {
   async verify(token: string): Promise<CosignatureCheck> {
     const checked = await this.checkToken(token);
     if ('reason' in checked) return checked;
-    const reason = settlement(await this.intents.find(checked.workspace_id, checked.intent_id), checked.amount_cents);
-    return reason ? invalid(reason) : this.present(checked);
+    return settlement(await this.intents.find(checked.workspace_id, checked.intent_id), checked.amount_cents) ?? this.present(checked);
   }
 
   async consume(token: string, consumedBy: string | null): Promise<CosignatureCheck> {
@@ -135,7 +137,7 @@ export class CosignService {
     if ('reason' in checked) return checked;
     if (await this.intents.consume(checked.workspace_id, checked.intent_id, checked.amount_cents, consumedBy)) return this.present(checked);
     // Lost the race or never spendable: read once to say which.
-    return invalid(settlement(await this.intents.find(checked.workspace_id, checked.intent_id), checked.amount_cents) ?? 'already_settled');
+    return settlement(await this.intents.find(checked.workspace_id, checked.intent_id), checked.amount_cents) ?? invalid('already_settled');
   }
 
   /** Signature, issuer and time checks; no database read. */
