@@ -53,3 +53,24 @@ export function report(title: string, rows: Record<string, string | number>): vo
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
+
+/** A test-mode organization, ledger and read/write client made with the operator CLI, and an access token. */
+export async function ledgerBenchClient(
+  env: Record<string, string>,
+  baseUrl: string,
+): Promise<{ organizationId: string; ledgerId: string; token: string }> {
+  const admin = async (...args: string[]) => JSON.parse(await runScript('apps/ledger/src/admin.ts', args, env));
+  const organizationId = (await admin('create-organization', '--name', 'Bench')).id;
+  const ledgerId = (await admin('create-ledger', '--organization', organizationId, '--name', 'bench', '--mode', 'test')).id;
+  const client = await admin(
+    'create-client', '--organization', organizationId, '--ledger', ledgerId, '--mode', 'test', '--scopes', 'ledger:read,ledger:write',
+  );
+  const basic = Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64');
+  const res = await fetch(`${baseUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { Authorization: `Basic ${basic}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials',
+  });
+  const { access_token: token } = (await res.json()) as { access_token: string };
+  return { organizationId, ledgerId, token };
+}

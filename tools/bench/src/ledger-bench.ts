@@ -6,7 +6,7 @@ import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { generateSecretKey } from '@bursar/crypto';
 import { startAppProcess } from '@bursar/testing';
-import { redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit';
+import { ledgerBenchClient, redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit';
 
 /*
  * `pnpm bench:ledger`: the real ledger service on a scratch database, loaded with two-posting
@@ -58,23 +58,6 @@ interface Scenario {
   name: string;
   connections: number;
   accounts: string[];
-}
-
-async function bootstrap(env: Record<string, string>, baseUrl: string): Promise<{ token: string; ledgerId: string }> {
-  const admin = async (...args: string[]) => JSON.parse(await runScript('apps/ledger/src/admin.ts', args, env));
-  const organizationId = (await admin('create-organization', '--name', 'Bench')).id;
-  const ledgerId = (await admin('create-ledger', '--organization', organizationId, '--name', 'bench', '--mode', 'test')).id;
-  const client = await admin(
-    'create-client', '--organization', organizationId, '--ledger', ledgerId, '--mode', 'test', '--scopes', 'ledger:read,ledger:write',
-  );
-  const basic = Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64');
-  const res = await fetch(`${baseUrl}/oauth/token`, {
-    method: 'POST',
-    headers: { Authorization: `Basic ${basic}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials',
-  });
-  const body = (await res.json()) as { access_token: string };
-  return { token: body.access_token, ledgerId };
 }
 
 async function createAccounts(baseUrl: string, token: string, ids: string[]): Promise<void> {
@@ -178,7 +161,7 @@ async function main(): Promise<void> {
     await session.end();
     app = await startAppProcess('apps/ledger/src/main.ts', 'LEDGER_PORT', serviceEnv);
     const baseUrl = `http://127.0.0.1:${app.port}`;
-    const { token, ledgerId } = await bootstrap(env, baseUrl);
+    const { token, ledgerId } = await ledgerBenchClient(env, baseUrl);
     const spread = Array.from({ length: 50 }, (_, i) => `acct:${i}`);
     const hot = ['hot:a', 'hot:b'];
     await createAccounts(baseUrl, token, [...spread, ...hot]);

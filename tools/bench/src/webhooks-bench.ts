@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { generateSecretKey } from '@bursar/crypto';
 import { startAppProcess, startWebhookReceiver, startWorkerProcess, WebhookReceiver } from '@bursar/testing';
-import { percentile, redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit';
+import { ledgerBenchClient, percentile, redisUrl, report, scratchDatabase, sleep } from './bench-kit';
 
 /*
  * `pnpm bench:webhooks`: the ledger service and BENCH_WORKERS worker processes (default 1) on a
@@ -25,19 +25,7 @@ interface Ledger {
 }
 
 async function bootstrapLedger(env: Record<string, string>, baseUrl: string, receiverUrl: string): Promise<Ledger> {
-  const admin = async (...args: string[]) => JSON.parse(await runScript('apps/ledger/src/admin.ts', args, env));
-  const organizationId = (await admin('create-organization', '--name', 'Bench')).id;
-  const ledgerId = (await admin('create-ledger', '--organization', organizationId, '--name', 'bench', '--mode', 'test')).id;
-  const client = await admin(
-    'create-client', '--organization', organizationId, '--ledger', ledgerId, '--mode', 'test', '--scopes', 'ledger:read,ledger:write',
-  );
-  const basic = Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64');
-  const tokenRes = await fetch(`${baseUrl}/oauth/token`, {
-    method: 'POST',
-    headers: { Authorization: `Basic ${basic}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials',
-  });
-  const { access_token: token } = (await tokenRes.json()) as { access_token: string };
+  const { organizationId, ledgerId, token } = await ledgerBenchClient(env, baseUrl);
   const created = await fetch(`${baseUrl}/ledger/v1/webhook_endpoints`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
