@@ -25,11 +25,48 @@ const ROUTES: [string, string][] = [
   ['get', '/control/v1/workspaces/{workspace_slug}/webhook_endpoints/{id}'],
   ['post', '/control/v1/workspaces/{workspace_slug}/webhook_endpoints/{id}/rotate'],
   ['get', '/control/v1/workspaces/{workspace_slug}/webhook_endpoints/{id}/deliveries'],
+  ['post', '/control/v1/agent/actions'],
+  ['post', '/control/v1/agent/actions/simulate'],
+  ['get', '/control/v1/agent/actions/{id}'],
+  ['post', '/control/v1/agent/actions/{id}/complete'],
+  ['post', '/control/v1/agent/actions/{id}/fail'],
+  ['post', '/control/v1/agent/payment_intents'],
+  ['post', '/control/v1/agent/payment_intents/simulate'],
+  ['get', '/control/v1/agent/payment_intents/{id}'],
+  ['post', '/control/v1/agent/payment_intents/{id}/complete'],
+  ['post', '/control/v1/agent/payment_intents/{id}/fail'],
+  ['post', '/control/v1/cosign/verify'],
+  ['post', '/control/v1/cosign/consume'],
+  ['get', '/control/v1/workspaces/{workspace_slug}/action_intents'],
+  ['get', '/control/v1/workspaces/{workspace_slug}/action_intents/{id}'],
+  ['get', '/control/v1/workspaces/{workspace_slug}/action_intents/{id}/impact'],
+  ['post', '/control/v1/workspaces/{workspace_slug}/action_intents/{id}/approve'],
+  ['post', '/control/v1/workspaces/{workspace_slug}/action_intents/{id}/deny'],
+  ['get', '/control/v1/workspaces/{workspace_slug}/payment_intents'],
+  ['get', '/control/v1/workspaces/{workspace_slug}/payment_intents/{id}'],
+  ['get', '/control/v1/workspaces/{workspace_slug}/payment_intents/{id}/impact'],
+  ['post', '/control/v1/workspaces/{workspace_slug}/payment_intents/{id}/approve'],
+  ['post', '/control/v1/workspaces/{workspace_slug}/payment_intents/{id}/deny'],
+  ['post', '/control/v1/workspaces/{workspace_slug}/policies'],
+  ['get', '/control/v1/workspaces/{workspace_slug}/policies'],
+  ['get', '/control/v1/workspaces/{workspace_slug}/policies/{id}'],
+  ['patch', '/control/v1/workspaces/{workspace_slug}/policies/{id}'],
+  ['post', '/control/v1/workspaces/{workspace_slug}/policy_modules'],
+  ['get', '/control/v1/workspaces/{workspace_slug}/policy_modules'],
+  ['get', '/control/v1/workspaces/{workspace_slug}/policy_modules/{name}'],
+  ['patch', '/control/v1/workspaces/{workspace_slug}/policy_modules/{name}'],
+  ['post', '/control/v1/workspaces/{workspace_slug}/policy_previews'],
   ['post', '/v1/auth/signin'],
   ['post', '/v1/auth/refresh'],
   ['post', '/v1/auth/verify_mfa'],
   ['post', '/v1/auth/verify_email'],
 ];
+
+/** Authorizations answer 201 allowed or 202 held (403 denied is not a success); every other route has one success. */
+const SUCCESSES: Record<string, string[]> = {
+  '/control/v1/agent/actions': ['201', '202'],
+  '/control/v1/agent/payment_intents': ['201', '202'],
+};
 
 describe('the OpenAPI document', () => {
   let t: ControlTestApp;
@@ -46,11 +83,12 @@ describe('the OpenAPI document', () => {
     const operation = paths[path]?.[method];
     expect(operation).toBeDefined();
     const success = Object.entries(operation.responses).filter(([status]) => status.startsWith('2'));
-    expect(success).toHaveLength(1);
+    expect(success.map(([status]) => status)).toEqual(SUCCESSES[path] ?? [expect.any(String)]);
+    for (const [, answer] of success) expect(answer.content?.['application/json']?.schema?.properties).toHaveProperty('data');
     const properties = success[0][1].content?.['application/json']?.schema?.properties ?? {};
-    expect(properties).toHaveProperty('data');
     if ('has_more' in properties) {
-      expect(Object.keys(properties)).toEqual(['data', 'has_more', 'next_cursor']);
+      // An approval queue also sums what its filters match.
+      expect(Object.keys(properties).filter((name) => name !== 'summary')).toEqual(['data', 'has_more', 'next_cursor']);
       expect(operation.parameters?.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(
         expect.arrayContaining(['limit', 'starting_after']),
       );
@@ -58,7 +96,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('pages every list it describes', () => {
-    const lists = ['budgets', 'spend_tokens', 'audit_events', 'webhook_endpoints', 'webhook_endpoints/{id}/deliveries'];
+    const lists = ['budgets', 'spend_tokens', 'audit_events', 'webhook_endpoints', 'webhook_endpoints/{id}/deliveries', 'action_intents', 'payment_intents', 'policies', 'policy_modules'];
     for (const list of lists) {
       const schema = paths[`/control/v1/workspaces/{workspace_slug}/${list}`].get.responses['200'].content?.['application/json']?.schema;
       expect(schema?.properties).toHaveProperty('has_more');
@@ -82,8 +120,18 @@ describe('the OpenAPI document', () => {
     expect(schemas.ControlError).toBeDefined();
   });
 
+  it('describes the authorization statuses, the failed cosignature check and the key set', () => {
+    for (const base of ['actions', 'payment_intents']) {
+      const statuses = paths[`/control/v1/agent/${base}`].post.responses;
+      expect(statuses['403'].content?.['application/json']?.schema?.properties).toHaveProperty('decision');
+      expect(statuses['202'].content?.['application/json']?.schema?.properties).toHaveProperty('data');
+    }
+    expect(paths['/control/v1/cosign/verify'].post.responses['422'].content?.['application/json']?.schema?.properties).toHaveProperty('data');
+    expect(paths['/.well-known/jwks.json'].get.responses['200'].content?.['application/json']?.schema?.properties).toHaveProperty('keys');
+  });
+
   it('types money as integer minor units', () => {
-    const models = ['BudgetSchema', 'OpenBudgetDto', 'SpendTokenSchema', 'MintSpendTokenDto', 'FundsSchema', 'CurrencyFundsSchema', 'AgentFundsSchema'];
+    const models = ['ActionIntentSchema', 'PaymentIntentSchema', 'RemedySchema', 'IntentImpactSchema', 'ValidCosignatureSchema', 'PolicySchema', 'PolicyRuleSchema', 'BudgetSchema', 'OpenBudgetDto', 'SpendTokenSchema', 'MintSpendTokenDto', 'FundsSchema', 'CurrencyFundsSchema', 'AgentFundsSchema'];
     for (const model of models) {
       const cents = Object.entries(schemas[model].properties ?? {}).filter(([name]) => name.endsWith('_cents'));
       expect(cents.length).toBeGreaterThan(0);

@@ -48,11 +48,34 @@ describe('OpenAPI document of the conventions', () => {
     ['/ledger/v1/reports/income_statement', 'get', '200', 'IncomeStatementReport'],
     ['/ledger/v1/reports/cash_flow', 'get', '200', 'CashFlowReport'],
     ['/ledger/v1/oauth_clients/{id}', 'delete', '200', 'DeletedOauthClientResponse'],
+    ['/ledger/v1/accounts', 'post', '201', 'AccountResponse'],
+    ['/ledger/v1/accounts', 'get', '200', 'AccountResponse'],
+    ['/ledger/v1/accounts/{id}', 'get', '200', 'AccountResponse'],
+    ['/ledger/v1/accounts/{id}', 'patch', '200', 'AccountResponse'],
+    ['/ledger/v1/accounts/{id}/balance', 'get', '200', 'BalanceResponse'],
+    ['/ledger/v1/transactions', 'post', '201', 'TransactionResponse'],
+    ['/ledger/v1/transactions', 'post', '200', 'TransactionResponse'],
+    ['/ledger/v1/transactions', 'get', '200', 'TransactionResponse'],
+    ['/ledger/v1/transactions/{id}', 'get', '200', 'TransactionResponse'],
+    ['/ledger/v1/transactions/lookup', 'get', '200', 'TransactionResponse'],
+    ['/ledger/v1/transactions/{id}/reverse', 'post', '201', 'TransactionResponse'],
+    ['/ledger/v1/postings', 'get', '200', 'PostingResponse'],
+    ['/ledger/v1/accounts/{id}/postings', 'get', '200', 'PostingResponse'],
     ['/oauth/token', 'post', '200', 'TokenResponse'],
     ['/.well-known/oauth-authorization-server', 'get', '200', 'AuthorizationServerMetadataResponse'],
   ])('documents the response schema of %s %s', (path, method, status, schema) => {
     expect(JSON.stringify(doc.paths[path][method].responses[status])).toContain(`#/components/schemas/${schema}`);
     expect(Object.keys(doc.components.schemas[schema].properties ?? {}).length).toBeGreaterThan(2);
+  });
+
+  it('documents the statuses and lookup parameters of the transaction routes', () => {
+    const responses = (path: string, method: string) => Object.keys(doc.paths[`/ledger/v1/transactions${path}`][method].responses);
+    for (const path of ['', '/{id}/reverse', '/{id}/refund']) expect(responses(path, 'post')).toEqual(expect.arrayContaining(['200', '201']));
+    expect(responses('/bulk', 'post')).toEqual(expect.arrayContaining(['201', '207']));
+    expect(responses('/{id}', 'delete')).toContain('405');
+    expect(responses('/{id}', 'delete')).not.toContain('200');
+    const lookup = (doc.paths['/ledger/v1/transactions/lookup'].get.parameters ?? []) as { name: string; in: string; required?: boolean }[];
+    for (const name of ['rail', 'kind', 'value']) expect(lookup).toContainEqual(expect.objectContaining({ name, in: 'query', required: true }));
   });
 
   it('documents the bodies clients send to the OAuth routes', () => {

@@ -330,6 +330,17 @@ describe('Transactions', () => {
     await api.patch('/transactions/00000000-0000-0000-0000-000000000000', { metadata: {} }).expect(404);
     const del = await api.delete(`/transactions/${tx.id}`).expect(405);
     expect(del.body.error).toMatchObject({ code: 'invalid_request', hint: expect.stringContaining(`/v1/transactions/${tx.id}/reverse`) });
+    // An authenticated answer like any other: it carries the caller's write budget.
+    expect(del.headers).toMatchObject({ 'x-ratelimit-limit': expect.stringMatching(/^\d+$/), 'x-ratelimit-remaining': expect.stringMatching(/^\d+$/) });
+    await request(t.app.getHttpServer()).delete(`/ledger/v1/transactions/${tx.id}`).expect(401);
+  });
+
+  it('stores PATCHed metadata values as strings (R2)', async () => {
+    const tx = (await api.transfer('deposits', 'cash', '2', 'USD').expect(201)).body.data;
+    const res = await api.patch(`/transactions/${tx.id}`, { metadata: { a: 1, ok: true, none: null, nested: { x: [1] } } }).expect(200);
+    expect(res.body.data.metadata).toEqual({ a: '1', ok: 'true', none: 'null', nested: '{"x":[1]}' });
+    expect((await api.get(`/transactions/${tx.id}`).expect(200)).body.data.metadata).toEqual(res.body.data.metadata);
+    await api.patch(`/transactions/${tx.id}`, { metadata: 'a=1' }).expect(422);
   });
 
   it('lists newest first with filters and cursors', async () => {

@@ -6,7 +6,9 @@ import { AgentKeyGuard, CurrentAgent } from '../agents/agent-key.guard';
 import { TraceId } from '../common/trace-id.decorator';
 import { AgentIntentsController, ApiAuthorizationResponses, authorizationBody } from '../decisions/agent-intents.controller';
 import { AuthorizationRequest } from '../decisions/authorization.service';
+import { ApiData } from '../common/openapi-responses';
 import { FRAME_HASH_DOC } from '../decisions/decision';
+import { DecisionSchema } from '../decisions/intent.schema';
 import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
 import { ActionRequestDto } from './dto/action-request.dto';
 
@@ -47,6 +49,7 @@ export class AgentActionsController extends AgentIntentsController {
 
   @Post('simulate')
   @HttpCode(200)
+  @ApiData(DecisionSchema)
   @ApiOperation({ summary: 'Evaluate without recording an intent or reserving; always 200 {data: decision}' })
   async simulate(@CurrentAgent() agent: Agent, @Body() dto: ActionRequestDto, @TraceId() traceId: string) {
     return { data: await this.authorizations.simulate(agent, actionRequest(dto, traceId)) };

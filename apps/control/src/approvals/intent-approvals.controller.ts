@@ -1,5 +1,8 @@
 import { Body, Get, HttpCode, Injectable, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import { ApiData } from '../common/openapi-responses';
 import { TraceId } from '../common/trace-id.decorator';
+import { ApiIntentData, ApiIntentQueue } from '../decisions/intent.schema';
 import { IntentKind } from '../decisions/intent.entity';
 import { presentIntent } from '../decisions/intent.presenter';
 import { IntentLifecycleService } from '../decisions/intent-lifecycle.service';
@@ -7,6 +10,7 @@ import { CurrentWorkspace, RequireCapability } from '../workspaces/workspace-acc
 import type { WorkspaceAccess } from '../workspaces/workspaces.repository';
 import { ApprovalsService } from './approvals.service';
 import { DenyIntentDto, IntentQueueDto } from './dto/intent-queue.dto';
+import { IntentImpactSchema } from './intent-impact.schema';
 
 /**
  * The workspace routes action and payment intents share: the queue (with `summary`), one intent,
@@ -24,6 +28,8 @@ export abstract class IntentApprovalsController {
 
   @Get()
   @RequireCapability('read')
+  @ApiOperation({ summary: 'The intents of this kind matching the filters, with summary {total, total_cents} over every match' })
+  @ApiIntentQueue()
   async list(@CurrentWorkspace() { workspace }: WorkspaceAccess, @Query() query: IntentQueueDto) {
     const page = await this.approvals.queue(workspace.id, this.kind, query);
     return { ...page, data: page.data.map(presentIntent) };
@@ -31,12 +37,15 @@ export abstract class IntentApprovalsController {
 
   @Get(':id')
   @RequireCapability('read')
+  @ApiIntentData()
   async get(@CurrentWorkspace() { workspace }: WorkspaceAccess, @Param('id', ParseUUIDPipe) id: string) {
     return { data: presentIntent(await this.approvals.get(workspace.id, this.kind, id)) };
   }
 
   @Get(':id/impact')
   @RequireCapability('read')
+  @ApiOperation({ summary: 'What approving would do: the budget it draws on, what a deny returns, the spend windows it counts in' })
+  @ApiData(IntentImpactSchema)
   async impact(@CurrentWorkspace() { workspace }: WorkspaceAccess, @Param('id', ParseUUIDPipe) id: string) {
     return { data: await this.approvals.impact(workspace.id, this.kind, id) };
   }
@@ -44,6 +53,8 @@ export abstract class IntentApprovalsController {
   @Post(':id/approve')
   @HttpCode(200)
   @RequireCapability('approve')
+  @ApiOperation({ summary: 'Approve a held intent; a resolved one answers 422' })
+  @ApiIntentData()
   async approve(@CurrentWorkspace() { workspace, membership }: WorkspaceAccess, @Param('id', ParseUUIDPipe) id: string, @TraceId() traceId: string) {
     const intent = await this.lifecycle.approve({ workspaceId: workspace.id, kind: this.kind }, id, membership.user_sub, traceId);
     return { data: presentIntent(intent) };
@@ -52,6 +63,8 @@ export abstract class IntentApprovalsController {
   @Post(':id/deny')
   @HttpCode(200)
   @RequireCapability('approve')
+  @ApiOperation({ summary: 'Deny a held intent, releasing its reservation; a resolved one answers 422' })
+  @ApiIntentData()
   async deny(
     @CurrentWorkspace() { workspace, membership }: WorkspaceAccess,
     @Param('id', ParseUUIDPipe) id: string,

@@ -1,17 +1,31 @@
 import { applyDecorators, Body, Controller, Get, Header, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiData } from '../common/openapi-responses';
 import type { Request, Response } from 'express';
 import { bearerToken } from '../common/bearer-token';
 import { CosignErrors } from './cosign.errors';
 import { CosignatureCheck, CosignService, INVALID_REASONS } from './cosign.service';
 import { CosignKeysService } from './cosign-keys.service';
+import { InvalidCosignatureSchema, ValidCosignatureSchema } from './cosignature.schema';
 import { ConsumeCosignatureDto, VerifyCosignatureDto } from './dto/cosignature.dto';
 import { FRAME_HASH_DOC } from '../decisions/decision';
 
 const ApiCheckResponses = () =>
   applyDecorators(
-    ApiResponse({ status: 200, description: '{data: {valid: true, reason: null, intent_id, agent_id, action_type, resource, amount_cents, currency, policy_version, frame_hash, expires_at}}' }),
-    ApiResponse({ status: 422, description: `{data: {valid: false, reason}}; reason is one of ${INVALID_REASONS.join(', ')}. A spent cosignature also carries error {message, code: already_consumed}` }),
+    ApiData(ValidCosignatureSchema),
+    ApiExtraModels(InvalidCosignatureSchema),
+    ApiResponse({
+      status: 422,
+      description: `reason is one of ${INVALID_REASONS.join(', ')}. A spent cosignature also carries error {message, code: already_consumed}`,
+      schema: {
+        type: 'object',
+        required: ['data'],
+        properties: {
+          data: { $ref: getSchemaPath(InvalidCosignatureSchema) },
+          error: { type: 'object', properties: { message: { type: 'string' }, code: { type: 'string', enum: ['already_consumed'] } } },
+        },
+      },
+    }),
     ApiResponse({ status: 400, description: 'authorization_required: no token in the body or the Authorization header' }),
   );
 
@@ -48,6 +62,24 @@ export class CosignController {
   @HttpCode(200)
   @Header('Cache-Control', 'public, max-age=300')
   @ApiOperation({ summary: 'Public keys of every cosigning key that may still verify; empty when cosigning is off' })
+  @ApiResponse({
+    status: 200,
+    description: 'A JSON Web Key Set (RFC 7517), not enveloped',
+    schema: {
+      type: 'object',
+      required: ['keys'],
+      properties: {
+        keys: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['kty', 'crv', 'x', 'y', 'kid'],
+            properties: { kty: { type: 'string', enum: ['EC'] }, crv: { type: 'string', enum: ['P-256'] }, x: { type: 'string' }, y: { type: 'string' }, kid: { type: 'string' }, alg: { type: 'string', enum: ['ES256'] }, use: { type: 'string', enum: ['sig'] } },
+          },
+        },
+      },
+    },
+  })
   jwks() {
     return this.keys.jwks();
   }

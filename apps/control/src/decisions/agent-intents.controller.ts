@@ -1,5 +1,5 @@
 import { applyDecorators, Body, Get, HttpCode, Injectable, Param, ParseUUIDPipe, Post } from '@nestjs/common';
-import { ApiResponse } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Agent } from '../agents/agent.entity';
 import { CurrentAgent } from '../agents/agent-key.guard';
@@ -7,6 +7,7 @@ import { Authorization, AuthorizationService } from './authorization.service';
 import { CompleteIntentDto, FailIntentDto } from './dto/outcome.dto';
 import { IntentKind } from './intent.entity';
 import { presentIntent } from './intent.presenter';
+import { ActionIntentSchema, ApiIntentData, AUTHORIZATION_BODY, DecisionSchema, PaymentIntentSchema } from './intent.schema';
 import { IntentLifecycleService } from './intent-lifecycle.service';
 import { IntentsRepository } from './intents.repository';
 import { notFound } from '../common/control-errors';
@@ -14,9 +15,10 @@ import { notFound } from '../common/control-errors';
 /** The statuses an authorization answers with, for the OpenAPI document. */
 export const ApiAuthorizationResponses = () =>
   applyDecorators(
-    ApiResponse({ status: 201, description: 'allowed: {data: intent (state pending), decision, cosignature} (cosignature absent when cosigning is off)' }),
-    ApiResponse({ status: 202, description: 'requires_approval: {data: intent (state held), decision}; a person approves or denies it' }),
-    ApiResponse({ status: 403, description: 'denied: {data: intent (state denied), decision} with rule, detail and remedy' }),
+    ApiExtraModels(ActionIntentSchema, PaymentIntentSchema, DecisionSchema),
+    ApiResponse({ status: 201, description: 'allowed: intent state pending; cosignature absent when cosigning is off', schema: AUTHORIZATION_BODY }),
+    ApiResponse({ status: 202, description: 'requires_approval: intent state held; a person approves or denies it', schema: AUTHORIZATION_BODY }),
+    ApiResponse({ status: 403, description: 'denied: intent state denied; decision carries rule, detail and remedy', schema: AUTHORIZATION_BODY }),
     ApiResponse({ status: 404, description: 'budget or spend token not this agent\'s' }),
   );
 
@@ -43,6 +45,8 @@ export abstract class AgentIntentsController {
   ) {}
 
   @Get(':id')
+  @ApiOperation({ summary: 'One of your intents with its decision, and its cosignature while it is spendable' })
+  @ApiResponse({ status: 200, schema: AUTHORIZATION_BODY })
   async get(@CurrentAgent() agent: Agent, @Param('id', ParseUUIDPipe) id: string) {
     const intent = await this.intents.find(this.scope(agent), id);
     if (!intent) throw notFound(`${this.kind} intent`);
@@ -52,12 +56,16 @@ export abstract class AgentIntentsController {
 
   @Post(':id/complete')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Record that the spend happened (pending to completed); 422 from any other state' })
+  @ApiIntentData()
   async complete(@CurrentAgent() agent: Agent, @Param('id', ParseUUIDPipe) id: string, @Body() dto: CompleteIntentDto) {
     return { data: presentIntent(await this.lifecycle.complete(this.scope(agent), id, dto.ledger_transaction_id)) };
   }
 
   @Post(':id/fail')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Record that the spend did not happen, releasing its reservation; 422 once resolved' })
+  @ApiIntentData()
   async fail(@CurrentAgent() agent: Agent, @Param('id', ParseUUIDPipe) id: string, @Body() dto: FailIntentDto) {
     return { data: presentIntent(await this.lifecycle.fail(this.scope(agent), id, dto.reason)) };
   }

@@ -6,7 +6,9 @@ import { AgentKeyGuard, CurrentAgent } from '../agents/agent-key.guard';
 import { TraceId } from '../common/trace-id.decorator';
 import { AgentIntentsController, ApiAuthorizationResponses, authorizationBody } from '../decisions/agent-intents.controller';
 import { AuthorizationRequest } from '../decisions/authorization.service';
+import { ApiData } from '../common/openapi-responses';
 import { FRAME_HASH_DOC } from '../decisions/decision';
+import { DecisionSchema } from '../decisions/intent.schema';
 import { PaymentRequestDto, PaymentSimulationDto } from './dto/payment-request.dto';
 
 /** A payment is evaluated as `payment.create` against its counterparty, sharing every cap and window with actions. */
@@ -46,6 +48,7 @@ export class AgentPaymentIntentsController extends AgentIntentsController {
 
   @Post('simulate')
   @HttpCode(200)
+  @ApiData(DecisionSchema)
   @ApiOperation({ summary: 'Evaluate a payment without recording or reserving anything; always 200 {data: decision}' })
   async simulate(@CurrentAgent() agent: Agent, @Body() dto: PaymentSimulationDto, @TraceId() traceId: string) {
     return { data: await this.authorizations.simulate(agent, paymentRequest(dto, traceId)) };

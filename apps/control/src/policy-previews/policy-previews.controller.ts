@@ -1,5 +1,7 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiData } from '../common/openapi-responses';
+import { DecisionSchema } from '../decisions/intent.schema';
 import { IdentityGuard } from '../identity/identity.guard';
 import { CurrentWorkspace, RequireCapability, WorkspaceAccessGuard } from '../workspaces/workspace-access.guard';
 import type { WorkspaceAccess } from '../workspaces/workspaces.repository';
@@ -16,6 +18,7 @@ export class PolicyPreviewsController {
   @Post()
   @HttpCode(200)
   @RequireCapability('read')
+  @ApiData(DecisionSchema)
   @ApiOperation({ summary: 'Evaluate a draft policy; 200 {data: decision}, 422 for an invalid draft; nothing is saved' })
   async preview(@CurrentWorkspace() { workspace }: WorkspaceAccess, @Body() dto: PolicyPreviewDto) {
     return { data: await this.previews.preview(workspace.id, dto) };

@@ -2,12 +2,14 @@ import { Body, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/com
 import { ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequireScope } from '../auth/require-scope.decorator';
+import { ApiEnveloped } from '../common/api-envelope.decorator';
 import { LedgerApiController } from '../common/ledger-api-controller.decorator';
 import { LedgerScope } from '../common/mode';
 import { Preconditions, RequestPreconditions, sendValidators, validatorsOf } from '../common/preconditions';
 import { CurrentLedger } from '../ledgers/current-ledger.decorator';
 import { presentAccount } from './account.presenter';
 import { AccountsService } from './accounts.service';
+import { AccountResponse } from './dto/account.response';
 import { CloseAccountDto } from './dto/close-account.dto';
 import { CreateAccountDto } from './dto/create-account.dto';
 import { ListAccountsQuery } from './dto/list-accounts.query';
@@ -20,6 +22,7 @@ export class AccountsController {
   @Post()
   @RequireScope('ledger:write')
   @ApiOperation({ summary: 'Create an account with a caller-chosen id (409 already_exists when taken)' })
+  @ApiEnveloped(AccountResponse, { status: 201 })
   async create(@CurrentLedger() ledger: LedgerScope, @Body() body: CreateAccountDto) {
     return presentAccount(await this.accounts.create(ledger, body));
   }
@@ -27,6 +30,7 @@ export class AccountsController {
   @Get()
   @RequireScope('ledger:read')
   @ApiOperation({ summary: 'List accounts, newest first' })
+  @ApiEnveloped(AccountResponse, { list: true })
   list(@CurrentLedger() ledger: LedgerScope, @Query() query: ListAccountsQuery) {
     return this.accounts.list(ledger, query);
   }
@@ -34,6 +38,7 @@ export class AccountsController {
   @Get(':id')
   @RequireScope('ledger:read')
   @ApiOperation({ summary: 'Read an account; ETag and Last-Modified serve conditional PATCH' })
+  @ApiEnveloped(AccountResponse)
   async get(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Res({ passthrough: true }) res: Response) {
     const account = await this.accounts.get(ledger, id);
     const presented = presentAccount(account);
@@ -46,6 +51,7 @@ export class AccountsController {
   @ApiOperation({
     summary: 'Change name, metadata, parent, ledgerable, classification or custody (If-Match honoured; 409 precondition_failed)',
   })
+  @ApiEnveloped(AccountResponse)
   async update(
     @CurrentLedger() ledger: LedgerScope,
     @Param('id') id: string,
@@ -59,6 +65,7 @@ export class AccountsController {
   @HttpCode(200)
   @RequireScope('ledger:write')
   @ApiOperation({ summary: 'Close an account with zero posted and pending balance (409 account_balance_nonzero)' })
+  @ApiEnveloped(AccountResponse)
   async close(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Body() body: CloseAccountDto) {
     return presentAccount(await this.accounts.close(ledger, id, body.closed_by_label));
   }

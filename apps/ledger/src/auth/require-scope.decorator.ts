@@ -11,6 +11,11 @@ export function RequireScope(scope: ClientScope) {
   return applyDecorators(SetMetadata(REQUIRED_SCOPE_KEY, scope), UseGuards(BearerAuthGuard), ApiBearerAuth('oauth2'));
 }
 
+/** The route needs a valid access token, whatever its scopes (so its answer carries the caller's rate-limit headers). */
+export function RequireToken() {
+  return applyDecorators(UseGuards(BearerAuthGuard), ApiBearerAuth('oauth2'));
+}
+
 /** The verified grant of a request that passed @RequireScope. */
 export function grantOf(ctx: ExecutionContext): AccessGrant {
   const grant = ctx.switchToHttp().getRequest<Request>().grant;

@@ -1,11 +1,13 @@
 import { Get, Param, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { RequireScope } from '../auth/require-scope.decorator';
+import { ApiEnveloped } from '../common/api-envelope.decorator';
 import { LedgerApiController } from '../common/ledger-api-controller.decorator';
 import { LedgerScope } from '../common/mode';
 import { CurrentLedger } from '../ledgers/current-ledger.decorator';
 import { BalancesService } from './balances.service';
 import { BalanceQuery, StatementQuery } from './dto/balance.query';
+import { BalanceResponse } from './dto/balance.response';
 
 @LedgerApiController('accounts', 'Balances')
 export class BalancesController {
@@ -16,6 +18,7 @@ export class BalancesController {
   @ApiOperation({
     summary: 'Posted, pending and available balance (available = posted minus open pending outflows); ?at= by value_date',
   })
+  @ApiEnveloped(BalanceResponse)
   balance(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Query() query: BalanceQuery) {
     return this.balances.balance(ledger, id, query.at ? new Date(query.at) : undefined);
   }

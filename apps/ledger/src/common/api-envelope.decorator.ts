@@ -7,7 +7,7 @@ type Schema = NonNullable<NonNullable<OpenAPIObject['components']>['schemas']>[s
  * Documents a success response in the ledger envelope around `model`: `{data, livemode,
  * request_id}`, or the list form `{object: "list", data[], has_more, next_cursor, total?, ...}`.
  */
-export function ApiEnveloped(model: Type<unknown>, options: { status?: number; list?: boolean; description?: string } = {}) {
+export function ApiEnveloped(model: Type<unknown>, options: { status?: number; list?: boolean; description?: string; headers?: Record<string, object> } = {},) {
   const ref = { $ref: getSchemaPath(model) };
   const list: Record<string, Schema> = {
     object: { type: 'string', enum: ['list'] },
@@ -21,6 +21,7 @@ export function ApiEnveloped(model: Type<unknown>, options: { status?: number; l
     ApiResponse({
       status: options.status ?? 200,
       description: options.description ?? (options.list ? 'A page of results' : 'The resource'),
+      ...(options.headers && { headers: options.headers }),
       schema: {
         type: 'object',
         required: ['data', 'livemode', 'request_id', ...(options.list ? ['object', 'has_more', 'next_cursor'] : [])],

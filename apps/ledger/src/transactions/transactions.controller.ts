@@ -1,7 +1,8 @@
-import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { applyDecorators, Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { RequireScope } from '../auth/require-scope.decorator';
+import { RequireScope, RequireToken } from '../auth/require-scope.decorator';
+import { ApiEnveloped } from '../common/api-envelope.decorator';
 import { ListPage } from '../common/envelope.interceptor';
 import { LedgerApiController } from '../common/ledger-api-controller.decorator';
 import { LedgerScope } from '../common/mode';
@@ -14,6 +15,7 @@ import { CorrectionsService } from './corrections.service';
 import { CorrectionDto } from './dto/correction.dto';
 import { BulkTransactionsDto, CreateTransactionDto } from './dto/create-transaction.dto';
 import { CreateTransactionQuery, ExpandQuery, ListTransactionsQuery, LookupQuery } from './dto/transaction-queries';
+import { TransactionResponse } from './dto/transaction.response';
 import { UpdateTransactionDto } from './dto/update-transaction.dto';
 import { parseExpand } from './expand';
 import { IdempotencyKeyHeader } from './idempotency-key.decorator';
@@ -31,6 +33,16 @@ function answer(res: Response, result: WriteResult) {
   return result.transaction;
 }
 
+/** A write answering 201 when new and 200 when its Idempotency-Key replays an earlier one. */
+const CreatedOrReplayed = (what: string) =>
+  applyDecorators(
+    ApiEnveloped(TransactionResponse, { status: 201, description: `The new ${what} transaction` }),
+    ApiEnveloped(TransactionResponse, {
+      description: `Replay of the ${what} transaction made earlier with this Idempotency-Key`,
+      headers: { 'Idempotent-Replayed': { description: 'true on a replay', schema: { type: 'string', enum: ['true'] } } },
+    }),
+  );
+
 @LedgerApiController('transactions', 'Transactions')
 export class TransactionsController {
   constructor(
@@ -47,6 +59,7 @@ export class TransactionsController {
       'Record a balanced transaction (422 unbalanced, currency_mismatch, unknown_account, insufficient_funds; 409 account_closed, ' +
       'period_closed, duplicate_external_ref, precondition_failed). dry_run answers 200 {object: dry_run, valid, summary}.',
   })
+  @CreatedOrReplayed('recorded')
   async create(
     @CurrentLedger() ledger: LedgerScope,
     @Body() body: CreateTransactionDto,
@@ -66,6 +79,8 @@ export class TransactionsController {
   @Post('bulk')
   @RequireScope('ledger:write')
   @ApiOperation({ summary: 'Several transactions, each with its own idempotency_key; 201 when all succeed, 207 otherwise' })
+  @ApiResponse({ status: 201, description: 'bulk_result: every item created or replayed' })
+  @ApiResponse({ status: 207, description: 'bulk_result with partial_failure true: the failed items carry their error' })
   async createBulk(@CurrentLedger() ledger: LedgerScope, @Body() body: BulkTransactionsDto, @Res({ passthrough: true }) res: Response) {
     const { atomic, results } = await this.bulk.run(ledger, body);
     const partialFailure = results.some((r) => r.status === 'error');
@@ -76,19 +91,22 @@ export class TransactionsController {
   @Get()
   @RequireScope('ledger:read')
   @ApiOperation({ summary: 'List transactions, newest first' })
+  @ApiEnveloped(TransactionResponse, { list: true })
   list(@CurrentLedger() ledger: LedgerScope, @Query() query: ListTransactionsQuery) {
     return this.transactions.list(ledger, query, parseExpand(query.expand));
   }
 
   @Get('lookup')
   @RequireScope('ledger:read')
-  @ApiOperation({ summary: 'The transaction carrying the external reference (rail, kind, value)' })
+  @ApiOperation({ summary: 'The transaction carrying the external reference (rail, kind, value); 404 when none' })
+  @ApiEnveloped(TransactionResponse)
   lookup(@CurrentLedger() ledger: LedgerScope, @Query() query: LookupQuery) {
     return this.transactions.lookup(ledger, { rail: query.rail, kind: query.kind, value: query.value }, parseExpand(query.expand));
   }
 
   @Get(':id')
   @RequireScope('ledger:read')
+  @ApiEnveloped(TransactionResponse)
   get(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Query() query: ExpandQuery) {
     return this.transactions.get(ledger, id, parseExpand(query.expand));
   }
@@ -96,12 +114,19 @@ export class TransactionsController {
   @Patch(':id')
   @RequireScope('ledger:write')
   @ApiOperation({ summary: 'Change metadata only (merge by default); any other field is 409 immutable_field' })
+  @ApiEnveloped(TransactionResponse)
   update(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Body() body: UpdateTransactionDto) {
     return this.transactions.update(ledger, id, body);
   }
 
   @Delete(':id')
+  @RequireToken()
   @ApiOperation({ summary: 'Always 405: transactions are corrected with reverse or refund, never deleted' })
+  @ApiResponse({
+    status: 405,
+    description: 'invalid_request; the hint points at POST /v1/transactions/{id}/reverse',
+    schema: { $ref: '#/components/schemas/ErrorEnvelope' },
+  })
   remove(@Param('id') id: string): never {
     throw deleteRefused(id);
   }
@@ -113,6 +138,7 @@ export class TransactionsController {
     summary:
       'Reverse the whole transaction (pending legs voided), or with amount (+ currency) refund part of it; 409 already_reversed',
   })
+  @CreatedOrReplayed('reversing')
   async reverse(
     @CurrentLedger() ledger: LedgerScope,
     @Param('id') id: string,
@@ -130,6 +156,7 @@ export class TransactionsController {
   @ApiOperation({
     summary: 'Refund part of the gross (legs scaled, half-even); 422 refund_currency_required, partial_refund_exceeds_original',
   })
+  @CreatedOrReplayed('refund')
   async refund(
     @CurrentLedger() ledger: LedgerScope,
     @Param('id') id: string,
@@ -143,6 +170,7 @@ export class TransactionsController {
 
   @Get(':id/refunds')
   @RequireScope('ledger:read')
+  @ApiEnveloped(TransactionResponse, { list: true })
   async refunds(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Query() query: ExpandQuery) {
     return new ListPage(await this.corrections.refunds(ledger, id, parseExpand(query.expand)));
   }
@@ -152,6 +180,7 @@ export class TransactionsController {
   @RequireScope('ledger:write')
   @Idempotent()
   @ApiOperation({ summary: 'Post the pending legs; already posted answers unchanged; reversed is 409 invalid_state' })
+  @ApiEnveloped(TransactionResponse)
   commit(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Query() query: ExpandQuery) {
     return this.transactions.commit(ledger, id, parseExpand(query.expand));
   }

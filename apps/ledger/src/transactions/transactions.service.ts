@@ -14,7 +14,7 @@ import { CompactAccount } from '../postings/posting.presenter';
 import { BooksWriter, deltasOf, KeyTaken, WriteOutcome } from './books-writer';
 import { CreateTransactionDto, TransactionBodyDto } from './dto/create-transaction.dto';
 import { ListTransactionsQuery } from './dto/transaction-queries';
-import { IMMUTABLE_TRANSACTION_FIELDS, UpdateTransactionDto } from './dto/update-transaction.dto';
+import { IMMUTABLE_TRANSACTION_FIELDS, metadataAsStrings, UpdateTransactionDto } from './dto/update-transaction.dto';
 import { Expandable } from './expand';
 import { assertBalanced, plannedOf, plannedPostings, totalsByCurrency, TransactionPlan } from './transaction-plan';
 import { TransactionBatcher } from './transaction-batcher';
@@ -244,7 +244,8 @@ export class TransactionsService {
         });
       }
       if (body.metadata === undefined) return current;
-      const metadata = body.merge === false ? body.metadata : { ...current.metadata, ...body.metadata };
+      const patch = metadataAsStrings(body.metadata);
+      const metadata = body.merge === false ? patch : { ...current.metadata, ...patch };
       await this.transactions.updateMetadata(scope, id, metadata, manager);
       const after = await this.find(scope, id, manager);
       const [presented] = await this.present(scope, [after], new Set(), manager);

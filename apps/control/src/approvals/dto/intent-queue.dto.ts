@@ -7,10 +7,12 @@ export const INTENT_STATES = ['pending', 'held', 'requires_approval', 'completed
 
 /** Queue filters of the reference; lenient where it is lenient (unknown sort, direction, held_before). */
 export class IntentQueueDto extends ListQueryDto {
+  @ApiPropertyOptional({ format: 'uuid', description: 'Any other form answers 400' })
   @IsOptional()
   @IsUUID()
   agent_id?: string;
 
+  @ApiPropertyOptional({ format: 'uuid', description: 'Any other form answers 400' })
   @IsOptional()
   @IsUUID()
   budget_id?: string;
@@ -20,6 +22,7 @@ export class IntentQueueDto extends ListQueryDto {
   @IsIn(INTENT_STATES)
   state?: (typeof INTENT_STATES)[number];
 
+  @ApiPropertyOptional({ example: 'llm.call', description: 'Exact action type (payment intents: payment.create)' })
   @IsOptional()
   @IsString()
   action_type?: string;

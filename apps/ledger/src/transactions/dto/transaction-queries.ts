@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { LedgerSelectionQuery, PageQuery } from '../../common/pagination';
 
@@ -20,14 +20,17 @@ export class CreateTransactionQuery extends ExpandQuery {
 }
 
 export class LookupQuery extends ExpandQuery {
+  @ApiProperty({ maxLength: 200, description: 'external_refs rail, e.g. ach' })
   @IsString()
   @MaxLength(200)
   rail: string;
 
+  @ApiProperty({ maxLength: 200, description: 'external_refs kind (ref_kind on the transaction)' })
   @IsString()
   @MaxLength(200)
   kind: string;
 
+  @ApiProperty({ maxLength: 500, description: 'external_refs value' })
   @IsString()
   @MaxLength(500)
   value: string;

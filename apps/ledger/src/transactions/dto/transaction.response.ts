@@ -1,0 +1,40 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { BalanceResponse } from '../../balances/dto/balance.response';
+import { PostingResponse } from '../../postings/dto/posting.response';
+
+const nullableString = { type: 'string', nullable: true } as const;
+
+export class ExternalRefResponse {
+  @ApiProperty({ enum: ['external_ref'] }) object: 'external_ref';
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() rail: string;
+  @ApiProperty() ref_kind: string;
+  @ApiProperty() value: string;
+  @ApiProperty({ type: 'object', additionalProperties: true }) metadata: Record<string, unknown>;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+}
+
+/** Wire shape of a transaction (documentation only; presentTransaction builds it). */
+export class TransactionResponse {
+  @ApiProperty({ enum: ['transaction'] }) object: 'transaction';
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty(nullableString) idempotency_key: string | null;
+  @ApiProperty({ enum: ['pending', 'posted', 'archived'] }) status: string;
+  @ApiProperty({ ...nullableString, format: 'uuid', description: 'The transaction this one reverses or refunds' }) reverses: string | null;
+  @ApiProperty({ ...nullableString, format: 'uuid' }) reversed_by: string | null;
+  @ApiProperty({ ...nullableString, format: 'uuid', description: 'Refunds only: the original' }) refunds: string | null;
+  @ApiProperty({ ...nullableString, pattern: '^\\d+$' }) refund_amount: string | null;
+  @ApiProperty(nullableString) refund_currency: string | null;
+  @ApiProperty({ ...nullableString, description: 'Decimal string; only when the legs span two currencies' }) exchange_rate: string | null;
+  @ApiProperty(nullableString) base_currency: string | null;
+  @ApiProperty(nullableString) quote_currency: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: true }) metadata: Record<string, unknown>;
+  @ApiProperty({ type: [PostingResponse] }) postings: PostingResponse[];
+  @ApiProperty({ type: [ExternalRefResponse] }) external_refs: ExternalRefResponse[];
+  @ApiProperty({ format: 'date-time' }) value_date: string;
+  @ApiProperty({ format: 'date-time' }) booking_date: string;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ format: 'date-time' }) updated_at: string;
+  @ApiPropertyOptional({ type: [BalanceResponse], description: 'With expand=balances: every touched account after the write' })
+  balances?: BalanceResponse[];
+}
