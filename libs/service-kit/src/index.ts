@@ -13,3 +13,4 @@ export { registerFastValidator, type FastValidator } from './http/validation.pip
 export * from './service-kit.module';
 export * from './rate-limit/redis-rate-limiter';
 export * from './http/openapi-operations';
+export * from './http/bearer-token';

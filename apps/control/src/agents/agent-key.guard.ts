@@ -1,7 +1,7 @@
 import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { verifySecret } from '@bursar/crypto';
-import { bearerToken } from '../common/bearer-token';
+import { bearerToken } from '@bursar/service-kit';
 import { ControlRateLimiter } from '../common/control-rate-limiter';
 import { Agent } from './agent.entity';
 import { agentKeyLookup } from './agent-key';

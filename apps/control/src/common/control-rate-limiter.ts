@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import type Redis from 'ioredis';
 import { sha256Hex } from '@bursar/crypto';
-import { LOGGER, rateLimitHeaders, REDIS, RedisRateLimiter } from '@bursar/service-kit';
+import { LOGGER, MetricsService, rateLimitHeaders, REDIS, RedisRateLimiter } from '@bursar/service-kit';
 import type { Logger } from 'pino';
 import { ControlSettings } from '../config/control.settings';
 import { RateLimitErrors } from './rate-limit.errors';
@@ -21,9 +21,10 @@ export class ControlRateLimiter {
   constructor(
     @Inject(REDIS) redis: Redis,
     @Inject(LOGGER) logger: Logger,
+    metrics: MetricsService,
     private readonly settings: ControlSettings,
   ) {
-    this.limiter = new RedisRateLimiter(redis, { prefix: 'control:rl', logger });
+    this.limiter = new RedisRateLimiter(redis, { prefix: 'control:rl', logger, registry: metrics.registry });
   }
 
   agent(agentId: string, res: Response): Promise<void> {

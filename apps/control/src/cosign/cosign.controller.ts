@@ -2,7 +2,7 @@ import { applyDecorators, Body, Controller, Get, Header, HttpCode, Post, Req, Re
 import { ApiExtraModels, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { ApiData } from '../common/openapi-responses';
 import type { Request, Response } from 'express';
-import { bearerToken } from '../common/bearer-token';
+import { bearerToken } from '@bursar/service-kit';
 import { CosignErrors } from './cosign.errors';
 import { CosignatureCheck, CosignService, INVALID_REASONS } from './cosign.service';
 import { CosignKeysService } from './cosign-keys.service';

@@ -1,6 +1,6 @@
 import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { bearerToken } from '../common/bearer-token';
+import { bearerToken } from '@bursar/service-kit';
 import { ControlRateLimiter } from '../common/control-rate-limiter';
 import { AGENT_KEY_PREFIX } from '../agents/agent-key';
 import { IdentityErrors } from './identity.errors';

@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
+import { bearerToken } from '@bursar/service-kit';
 import { LedgerErrors } from '../common/ledger-errors';
 import { ClientScope } from '../oauth-clients/oauth-scopes';
 import { OrganizationsService } from '../organizations/organizations.service';
@@ -39,9 +40,9 @@ export class BearerAuthGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<Request>();
     const res = context.switchToHttp().getResponse<Response>();
-    const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(req.headers.authorization ?? '');
-    if (!match) throw unauthorized('Send Authorization: Bearer <access token> from POST /oauth/token', false);
-    const grant = await this.tokens.verify(match[1]);
+    const token = bearerToken(req);
+    if (!token) throw unauthorized('Send Authorization: Bearer <access token> from POST /oauth/token', false);
+    const grant = await this.tokens.verify(token);
     if (!grant) throw unauthorized('The access token is invalid or expired', true);
     req.grant = grant;
     req.livemode = grant.mode === 'live';
