@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isUUID } from 'class-validator';
 import { EntityManager } from 'typeorm';
 import { ListPage } from '../common/envelope.interceptor';
 import { LedgerErrors } from '../common/ledger-errors';
@@ -8,8 +9,6 @@ import { EventRecord, presentEvent } from './event.record';
 import { EventFilter, EventsRepository } from './events.repository';
 
 const ORDER: ListOrder = { list: 'events', sortColumn: 'seq', sortType: 'bigint', idColumn: 'seq', idType: 'bigint', direction: 'DESC' };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 @Injectable()
 export class EventsService {
@@ -44,7 +43,7 @@ export class EventsService {
   }
 
   async get(scope: LedgerScope, id: string): Promise<EventRecord> {
-    const event = UUID.test(id) ? await this.events.findById(scope, id) : null;
+    const event = isUUID(id) ? await this.events.findById(scope, id) : null;
     if (!event) throw LedgerErrors.error('not_found', { message: `No event ${id}` });
     return event;
   }

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { SecretBox } from '@bursar/crypto';
+import { SecretBox, sha256Hex } from '@bursar/crypto';
 import { LOGGER } from '@bursar/service-kit';
 import { LedgerSettings } from '../config/ledger.settings';
 import { IdempotencyErrors } from './idempotency-errors';
@@ -31,7 +30,7 @@ function canonical(value: unknown): string {
 
 /** What makes two requests "the same" for a key: path (with its ids), ledger choice, query and body. */
 export function fingerprintOf(parts: { path: string; ledger: string; query: unknown; body: unknown }): string {
-  return createHash('sha256').update(canonical(parts)).digest('hex');
+  return sha256Hex(canonical(parts));
 }
 
 /** Binds a sealed response to its key, so it cannot be replayed under another. */

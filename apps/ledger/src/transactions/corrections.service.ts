@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isUUID } from 'class-validator';
 import { EntityManager } from 'typeorm';
 import { normalizeCurrency } from '../accounts/currencies';
 import { addTo, mapToStrings } from '../balances/money';
@@ -12,7 +13,7 @@ import { flipped, legKey, legTotals, PlannedPosting, plannedOf, TransactionPlan 
 import { TransactionErrors } from './transaction-errors';
 import { TransactionEntity } from './transaction.entity';
 import { TransactionsRepository } from './transactions.repository';
-import { isUuid, TransactionsService, WriteResult } from './transactions.service';
+import { TransactionsService, WriteResult } from './transactions.service';
 
 const postedLegs = (postings: PostingEntity[]) => postings.filter((p) => !p.pending && !p.voidedAt).map(plannedOf);
 
@@ -93,7 +94,7 @@ export class CorrectionsService {
   }
 
   private async lockOriginal(manager: EntityManager, scope: LedgerScope, id: string): Promise<TransactionEntity> {
-    const original = isUuid(id) ? await this.transactions.lockTransaction(manager, scope, id) : null;
+    const original = isUUID(id) ? await this.transactions.lockTransaction(manager, scope, id) : null;
     if (!original) throw LedgerErrors.error('not_found', { message: `No transaction ${id}` });
     const reversedBy = (await this.transactions.reversalsOf(scope, [id], manager)).get(id);
     if (reversedBy) {

@@ -7,6 +7,7 @@ import { ListPage } from '../common/envelope.interceptor';
 import { LedgerApiController } from '../common/ledger-api-controller.decorator';
 import { LedgerScope } from '../common/mode';
 import { PendingKey } from '../idempotency/idempotency.service';
+import { REPLAYED_HEADER } from '../idempotency/idempotency.interceptor';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { PendingIdempotency } from '../idempotency/pending-idempotency.decorator';
 import { CurrentLedger } from '../ledgers/current-ledger.decorator';
@@ -28,7 +29,7 @@ const isDryRun = (req: Request) => req.body?.dry_run === true || req.query?.dry_
 function answer(res: Response, result: WriteResult) {
   if (result.replayed) {
     res.status(200);
-    res.setHeader('Idempotent-Replayed', 'true');
+    res.setHeader(REPLAYED_HEADER, 'true');
   }
   return result.transaction;
 }
@@ -39,7 +40,7 @@ const CreatedOrReplayed = (what: string) =>
     ApiEnveloped(TransactionResponse, { status: 201, description: `The new ${what} transaction` }),
     ApiEnveloped(TransactionResponse, {
       description: `Replay of the ${what} transaction made earlier with this Idempotency-Key`,
-      headers: { 'Idempotent-Replayed': { description: 'true on a replay', schema: { type: 'string', enum: ['true'] } } },
+      headers: { [REPLAYED_HEADER]: { description: 'true on a replay', schema: { type: 'string', enum: ['true'] } } },
     }),
   );
 

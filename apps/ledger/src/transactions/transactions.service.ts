@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiError } from '@bursar/errors';
+import { isUUID } from 'class-validator';
 import { Brackets, DataSource, EntityManager } from 'typeorm';
 import { normalizeCurrency } from '../accounts/currencies';
 import { balanceFigures, presentBalance } from '../balances/balance';
@@ -185,7 +186,7 @@ export class TransactionsService {
   }
 
   async find(scope: LedgerScope, id: string, manager?: EntityManager): Promise<TransactionEntity> {
-    const found = isUuid(id) ? await this.transactions.findById(scope, id, manager) : null;
+    const found = isUUID(id) ? await this.transactions.findById(scope, id, manager) : null;
     if (!found) throw LedgerErrors.error('not_found', { message: `No transaction ${id}` });
     return found;
   }
@@ -233,8 +234,9 @@ export class TransactionsService {
   /** Only metadata changes; merge (default) or replace. Emits transaction.updated. */
   async update(scope: LedgerScope, id: string, body: UpdateTransactionDto): Promise<PresentedTransaction> {
     const fixed = IMMUTABLE_TRANSACTION_FIELDS.find((f) => body[f] !== undefined);
-    const updated = await this.dataSource.transaction(async (manager) => {
-      const current = isUuid(id) ? await this.transactions.lockTransaction(manager, scope, id) : null;
+    // The event's wire form is also the answer: no second read after commit.
+    return this.dataSource.transaction(async (manager) => {
+      const current = isUUID(id) ? await this.transactions.lockTransaction(manager, scope, id) : null;
       if (!current) throw LedgerErrors.error('not_found', { message: `No transaction ${id}` });
       if (fixed) {
         throw LedgerErrors.error('immutable_field', {
@@ -243,22 +245,21 @@ export class TransactionsService {
           hint: `Correct the money with POST /v1/transactions/${id}/reverse`,
         });
       }
-      if (body.metadata === undefined) return current;
+      if (body.metadata === undefined) return (await this.present(scope, [current], new Set(), manager))[0];
       const patch = metadataAsStrings(body.metadata);
       const metadata = body.merge === false ? patch : { ...current.metadata, ...patch };
       await this.transactions.updateMetadata(scope, id, metadata, manager);
       const after = await this.find(scope, id, manager);
       const [presented] = await this.present(scope, [after], new Set(), manager);
       await this.events.record(manager, scope, 'transaction.updated', id, presented);
-      return after;
+      return presented;
     });
-    return (await this.present(scope, [updated], new Set()))[0];
   }
 
   /** Pending legs become posted; already posted answers unchanged; reversed is 409 invalid_state. */
   async commit(scope: LedgerScope, id: string, expand: Set<Expandable>): Promise<PresentedTransaction> {
     const committed = await this.dataSource.transaction(async (manager) => {
-      const current = isUuid(id) ? await this.transactions.lockTransaction(manager, scope, id) : null;
+      const current = isUUID(id) ? await this.transactions.lockTransaction(manager, scope, id) : null;
       if (!current) throw LedgerErrors.error('not_found', { message: `No transaction ${id}` });
       if ((await this.transactions.reversalsOf(scope, [id], manager)).size > 0) {
         throw TransactionErrors.error('invalid_state', { message: 'A reversed transaction cannot be committed' });
@@ -330,8 +331,4 @@ function viewOf(outcome: WriteOutcome) {
 
 export function presentOutcome(outcome: WriteOutcome): PresentedTransaction {
   return presentTransaction(viewOf(outcome));
-}
-
-export function isUuid(id: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { isUUID } from 'class-validator';
 import { DeliveryStatus, presentWebhookDelivery, WebhookDeliveryRecord } from '@bursar/queue';
 import { ListPage } from '../common/envelope.interceptor';
 import { LedgerErrors } from '../common/ledger-errors';
@@ -8,7 +9,7 @@ import { ListOrder, PageRequest, Pagination } from '../common/pagination';
 import { presentEvent } from '../events/event.record';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookEndpointRecord } from './webhook-endpoint.record';
-import { isUuid, WebhookEndpointsService } from './webhook-endpoints.service';
+import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WebhookErrors } from './webhook-errors';
 
 const ORDER: ListOrder = {
@@ -54,7 +55,7 @@ export class WebhookDeliveriesService {
   }
 
   async get(scope: LedgerScope, id: string): Promise<WebhookDeliveryRecord> {
-    const delivery = isUuid(id) ? await this.deliveries.find(scope, id) : null;
+    const delivery = isUUID(id) ? await this.deliveries.find(scope, id) : null;
     if (!delivery) throw LedgerErrors.error('not_found', { message: `No webhook delivery ${id}` });
     return delivery;
   }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { isUUID } from 'class-validator';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { SecretBox } from '@bursar/crypto';
@@ -54,7 +55,7 @@ export class WebhookEndpointsService {
   }
 
   async get(scope: LedgerScope, id: string): Promise<WebhookEndpointRecord> {
-    const endpoint = isUuid(id) ? await this.endpoints.find(scope, id) : null;
+    const endpoint = isUUID(id) ? await this.endpoints.find(scope, id) : null;
     if (!endpoint) throw LedgerErrors.error('not_found', { message: `No webhook endpoint ${id}` });
     return endpoint;
   }
@@ -69,7 +70,7 @@ export class WebhookEndpointsService {
 
   /** Deletes the endpoint and gives up its pending deliveries, so nothing more is sent to it. */
   async remove(scope: LedgerScope, id: string): Promise<void> {
-    if (!isUuid(id) || !(await this.endpoints.softDelete(scope, id))) {
+    if (!isUUID(id) || !(await this.endpoints.softDelete(scope, id))) {
       throw LedgerErrors.error('not_found', { message: `No webhook endpoint ${id}` });
     }
     await this.dispatch.abandonEndpoint({ organization_id: scope.organizationId, ledger_id: scope.ledgerId, mode: scope.mode }, id);
@@ -97,10 +98,4 @@ export class WebhookEndpointsService {
   private newSecret(scope: LedgerScope): string {
     return newSigningSecret(`whsec_${scope.mode}_`);
   }
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(id: string): boolean {
-  return UUID.test(id);
 }
