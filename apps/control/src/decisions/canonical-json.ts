@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '@bursar/crypto';
 
 /**
  * JSON with object keys sorted at every level and no whitespace: the byte string `policy_version`
@@ -16,5 +16,5 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function canonicalDigest(prefix: string, value: unknown): string {
-  return prefix + createHash('sha256').update(canonicalJson(value)).digest('hex');
+  return prefix + sha256Hex(canonicalJson(value));
 }

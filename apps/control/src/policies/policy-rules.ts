@@ -1,4 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { sha256Hex } from '@bursar/crypto';
 import { unprocessable } from '../common/control-errors';
 import { Condition, normalizeCondition } from './policy-conditions';
 
@@ -146,7 +147,7 @@ export interface TypedColumns {
 
 /** Stable per policy and column, so a typed rule keeps its id across reads and versions. */
 function typedRuleId(policyId: string, column: string): string {
-  const h = createHash('sha256').update(`${policyId}:${column}`).digest('hex');
+  const h = sha256Hex(`${policyId}:${column}`);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 

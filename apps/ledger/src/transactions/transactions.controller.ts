@@ -9,7 +9,7 @@ import { LedgerScope } from '../common/mode';
 import { PendingKey } from '../idempotency/idempotency.service';
 import { REPLAYED_HEADER } from '../idempotency/idempotency.interceptor';
 import { Idempotent } from '../idempotency/idempotent.decorator';
-import { PendingIdempotency } from '../idempotency/pending-idempotency.decorator';
+import { IdempotencyKeyHeader, PendingIdempotency } from '../idempotency/idempotency-params.decorator';
 import { CurrentLedger } from '../ledgers/current-ledger.decorator';
 import { BulkTransactionsService } from './bulk-transactions.service';
 import { CorrectionsService } from './corrections.service';
@@ -19,7 +19,6 @@ import { CreateTransactionQuery, ExpandQuery, ListTransactionsQuery, LookupQuery
 import { TransactionResponse } from './dto/transaction.response';
 import { UpdateTransactionDto } from './dto/update-transaction.dto';
 import { parseExpand } from './expand';
-import { IdempotencyKeyHeader } from './idempotency-key.decorator';
 import { deleteRefused } from './transaction-errors';
 import { TransactionsService, WriteResult } from './transactions.service';
 

@@ -4,17 +4,8 @@ import { IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Matches, Max, Mi
 export const ACTION_TYPE_PATTERN = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
 const present = (_: unknown, v: unknown) => v !== undefined && v !== null;
 
-export class ActionRequestDto {
-  @ApiProperty({ description: 'An active budget of this agent' })
-  @IsUUID()
-  budget_id: string;
-
-  @ApiProperty({ pattern: ACTION_TYPE_PATTERN.source })
-  @IsString()
-  @Length(1, 200)
-  @Matches(ACTION_TYPE_PATTERN, { message: 'action_type must be lowercase, dot separated words' })
-  action_type: string;
-
+/** The action fields a policy evaluates; shared by real requests and policy previews. */
+export class ActionFieldsDto {
   @ApiPropertyOptional({ nullable: true, description: 'Counterparty or target; matched by allowlists' })
   @ValidateIf(present)
   @IsString()
@@ -32,6 +23,18 @@ export class ActionRequestDto {
   @IsOptional()
   @IsObject()
   metadata?: Record<string, unknown>;
+}
+
+export class ActionRequestDto extends ActionFieldsDto {
+  @ApiProperty({ description: 'An active budget of this agent' })
+  @IsUUID()
+  budget_id: string;
+
+  @ApiProperty({ pattern: ACTION_TYPE_PATTERN.source })
+  @IsString()
+  @Length(1, 200)
+  @Matches(ACTION_TYPE_PATTERN, { message: 'action_type must be lowercase, dot separated words' })
+  action_type: string;
 
   @ApiPropertyOptional({ nullable: true, description: 'Links the audit trail; generated when absent' })
   @ValidateIf(present)

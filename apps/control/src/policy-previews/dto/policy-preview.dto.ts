@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Matches, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
-import { ACTION_TYPE_PATTERN } from '../../actions/dto/action-request.dto';
+import { IsInt, IsObject, IsOptional, IsString, IsUUID, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { ACTION_TYPE_PATTERN, ActionFieldsDto } from '../../actions/dto/action-request.dto';
 import { PolicyDraftDto } from '../../policies/dto/policy-write.dto';
 
-export class PolicyPreviewDto {
+export class PolicyPreviewDto extends ActionFieldsDto {
   @ApiProperty()
   @IsUUID()
   agent_id: string;
@@ -13,24 +13,6 @@ export class PolicyPreviewDto {
   @IsString()
   @Matches(ACTION_TYPE_PATTERN, { message: 'action_type must be lowercase, dot separated words' })
   action_type: string;
-
-  @ApiPropertyOptional({ nullable: true })
-  @ValidateIf((_, v) => v !== undefined && v !== null)
-  @IsString()
-  @Length(1, 500)
-  resource?: string | null;
-
-  @ApiPropertyOptional({ minimum: 0, default: 0 })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(Number.MAX_SAFE_INTEGER)
-  cost_cents?: number;
-
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsObject()
-  metadata?: Record<string, unknown>;
 
   @ApiPropertyOptional({ default: 100_000, description: 'Size of the hypothetical, unspent budget the draft is evaluated against' })
   @IsOptional()
