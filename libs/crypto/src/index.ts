@@ -3,3 +3,4 @@ export * from './digest';
 export * from './hmac-signature';
 export * from './secret-box';
 export * from './es256';
+export * from './es256-compact';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ControlSettings } from '../config/control.settings';
-import { signEs256, verifyEs256 } from './compact-jws';
+import { signEs256, verifyEs256 } from '@bursar/crypto';
 import { CosignKeysService } from './cosign-keys.service';
 import { CosignaturesRepository, SpendableIntent } from './cosignatures.repository';
 

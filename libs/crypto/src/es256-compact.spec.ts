@@ -1,0 +1,33 @@
+import { createPublicKey, createPrivateKey } from 'node:crypto';
+import { generateEs256KeyPair, signJws, verifyJws } from './es256';
+import { signEs256, verifyEs256 } from './es256-compact';
+
+describe('signEs256 / verifyEs256', () => {
+  let pair: Awaited<ReturnType<typeof generateEs256KeyPair>>;
+  const keyFor = (kid: string) => Promise.resolve(kid === pair.kid ? createPublicKey({ key: pair.publicJwk, format: 'jwk' }) : undefined);
+
+  beforeAll(async () => {
+    pair = await generateEs256KeyPair();
+  });
+
+  it('makes tokens jose verifies, with the header it was given', async () => {
+    const token = signEs256({ kid: pair.kid, typ: 'JWT' }, { sub: 'agent_1' }, createPrivateKey({ key: pair.privateJwk, format: 'jwk' }));
+    const { payload, kid } = await verifyJws(token, { keys: [pair.publicJwk] });
+    expect({ kid, sub: payload.sub }).toEqual({ kid: pair.kid, sub: 'agent_1' });
+  });
+
+  it('checks tokens jose made', async () => {
+    const token = await signJws({ sub: 'agent_2' }, pair.privateJwk, pair.kid);
+    expect(await verifyEs256(token, keyFor)).toEqual({ header: { alg: 'ES256', kid: pair.kid }, payload: expect.objectContaining({ sub: 'agent_2' }) });
+  });
+
+  it('names what is wrong: malformed, unknown key, bad signature', async () => {
+    const token = await signJws({ sub: 'agent_3' }, pair.privateJwk, pair.kid);
+    const [header, payload, signature] = token.split('.');
+    expect(await verifyEs256('not-a-jwt', keyFor)).toBe('malformed');
+    expect(await verifyEs256(`${header}.${payload}`, keyFor)).toBe('malformed');
+    expect(await verifyEs256(token, () => Promise.resolve(undefined))).toBe('unknown_key');
+    const forged = Buffer.from(JSON.stringify({ sub: 'agent_4' })).toString('base64url');
+    expect(await verifyEs256(`${header}.${forged}.${signature}`, keyFor)).toBe('bad_signature');
+  });
+});
