@@ -97,6 +97,9 @@ describe('agent actions', () => {
     const allowed = results.filter((r) => r.status === 201).length;
     const denied = results.filter((r) => r.status === 403);
     expect(allowed).toBe(250);
+    // Each reservation saw what the ones before it left, even those sharing a write statement.
+    const headroom = results.filter((r) => r.status === 201).map((r) => r.body.decision.headroom.session_remaining_cents as number);
+    expect(headroom.sort((a, b) => b - a)).toEqual(Array.from({ length: 250 }, (_, i) => 25_000 - 100 * i));
     expect(denied).toHaveLength(750);
     expect(denied.every((r) => ['session_budget', 'session_inactive'].includes(r.body.decision.rule))).toBe(true);
     const budget = await readBudget(s.t.app, agent);

@@ -1,9 +1,12 @@
 import autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Client } from 'pg';
 import { digestSecret, generateSecretKey, randomToken } from '@bursar/crypto';
 import { startAppProcess } from '@bursar/testing';
-import { redisUrl, report, runScript, scratchDatabase } from './bench-kit';
+import { redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit';
 
 /*
  * `pnpm bench:control`: the real control service (a child process) on a scratch database, loaded
@@ -17,9 +20,12 @@ import { redisUrl, report, runScript, scratchDatabase } from './bench-kit';
  * BENCH_SECONDS (default 10) per HTTP run, BENCH_CONNECTIONS (default 32), BENCH_AGENTS (default 16),
  * BENCH_ONLY (comma list of baseline,authorize,simulate,verify,consume,evaluation; default all),
  * BENCH_NODE_OPTIONS (passed to the service processes, e.g. `-r ./some-preload.js`),
+ * BENCH_CPU_PROF=<file.cpuprofile> (a CPU profile of the service; replica r > 0 writes <file>.r),
  * BENCH_REPLICAS (default 1): service processes on one database, the deployment shape of one
  * replica per core; the load is split evenly across them (latency figures are the worst replica's).
  * The database commits synchronously (`synchronous_commit = on`): an authorization is durable when answered.
+ * Each HTTP run also reports what does not depend on how loaded the machine is: the service's CPU time and
+ * Postgres round trips per request (counted in the service by the ledger bench's preload).
  */
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -28,6 +34,7 @@ const agentCount = Number(process.env.BENCH_AGENTS ?? 16);
 const replicas = Number(process.env.BENCH_REPLICAS ?? 1);
 const only = process.env.BENCH_ONLY?.split(',');
 const runs = (name: string) => !only || only.includes(name);
+const costFile = (replica: number) => path.join(tmpdir(), `control-bench-costs-${process.pid}-${replica}`);
 
 interface BenchAgent {
   key: string;
@@ -72,7 +79,21 @@ interface Run {
   amount?: number;
 }
 
+/** Round trips and CPU microseconds so far, summed over the replicas (the preload writes them every 500 ms). */
+async function serviceCosts(replicas: number): Promise<{ roundTrips: number; cpuMicros: number }> {
+  await sleep(600);
+  let roundTrips = 0;
+  let cpuMicros = 0;
+  for (let r = 0; r < replicas; r++) {
+    const [trips, cpu] = readFileSync(costFile(r), 'utf8').split(' ').map(Number);
+    roundTrips += trips;
+    cpuMicros += cpu;
+  }
+  return { roundTrips, cpuMicros };
+}
+
 async function load(bases: string[], run: Run): Promise<void> {
+  const before = await serviceCosts(bases.length);
   let i = 0;
   let wrong = 0;
   const results = await Promise.all(
@@ -99,12 +120,16 @@ async function load(bases: string[], run: Run): Promise<void> {
   );
   const sum = (f: (r: autocannon.Result) => number) => results.reduce((t, r) => t + f(r), 0);
   const worst = (f: (r: autocannon.Result) => number) => Math.max(...results.map(f));
+  const after = await serviceCosts(bases.length);
+  const answered = sum((r) => r.requests.total);
   report(run.title + (bases.length > 1 ? ` [${bases.length} replicas]` : ''), {
     'requests/s': sum((r) => r.requests.average),
     'p50 (ms)': worst((r) => r.latency.p50),
     'p99 (ms)': worst((r) => r.latency.p99),
-    requests: sum((r) => r.requests.total),
+    requests: answered,
     [`not ${run.expect}`]: wrong + sum((r) => r.errors + r.timeouts),
+    'service CPU (us/request)': (after.cpuMicros - before.cpuMicros) / answered,
+    'Postgres round trips/request': (after.roundTrips - before.roundTrips) / answered,
   });
 }
 
@@ -117,8 +142,13 @@ async function main(): Promise<void> {
     COSIGN_ISSUER: 'https://control.bursar.bench',
     AGENT_RATE_LIMIT_PER_MINUTE: '100000000',
     NODE_ENV: 'production',
-    ...(process.env.BENCH_NODE_OPTIONS && { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS }),
   };
+  const serviceEnv = (replica: number) => ({
+    ...env,
+    BENCH_ROUND_TRIPS_FILE: costFile(replica),
+    NODE_OPTIONS: `--require ${path.join(__dirname, 'ledger-round-trips.preload.js')} ${process.env.BENCH_NODE_OPTIONS ?? ''}`,
+    ...(process.env.BENCH_CPU_PROF && { BENCH_CPU_PROF_FILE: process.env.BENCH_CPU_PROF + (replica ? `.${replica}` : '') }),
+  });
   const pg = new Client({ connectionString: db.url });
   const apps: Awaited<ReturnType<typeof startAppProcess>>[] = [];
   try {
@@ -127,7 +157,7 @@ async function main(): Promise<void> {
     await pg.query(`ALTER DATABASE "${(await pg.query('SELECT current_database() AS name')).rows[0].name}" SET synchronous_commit = on`);
     const agents = await seed(pg);
     // One at a time: the first boot creates the cosigning key, the others load it.
-    for (let r = 0; r < replicas; r++) apps.push(await startAppProcess('apps/control/src/main.ts', 'CONTROL_PORT', env));
+    for (let r = 0; r < replicas; r++) apps.push(await startAppProcess('apps/control/src/main.ts', 'CONTROL_PORT', serviceEnv(r)));
     const bases = apps.map((a) => `http://127.0.0.1:${a.port}`);
     const as = (i: number) => agents[i % agents.length];
     const payment = (i: number) => ({
@@ -167,6 +197,7 @@ async function main(): Promise<void> {
     await Promise.all(apps.map((a) => a.stop()));
     await pg.end().catch(() => undefined);
     await db.drop();
+    for (let r = 0; r < replicas; r++) rmSync(costFile(r), { force: true });
   }
 }
 

@@ -13,7 +13,7 @@ import { ledgerBenchClient, redisUrl, report, runScript, scratchDatabase, sleep 
  * transfers (each with its own Idempotency-Key) by autocannon:
  *   1, 4 and 20 connections over 50 accounts, then 20 connections over 2 hot accounts,
  * after a baseline of a route that touches no database.
- * BENCH_SECONDS (default 10) per scenario. Each scenario also reports the cost of a transfer that
+ * BENCH_SECONDS (default 10) per scenario; BENCH_ONLY (comma list of baseline,1,4,20,hot; default all). Each scenario also reports the cost of a transfer that
  * does not depend on how loaded the machine is: the service's database round trips and the
  * database transactions (commits, read-only ones included) and the service's CPU time per transfer, and how busy autocannon kept this process (to show it is not
  * the bottleneck). BENCH_CPU_PROF=<file.cpuprofile> writes a CPU profile of the service there.
@@ -22,6 +22,8 @@ import { ledgerBenchClient, redisUrl, report, runScript, scratchDatabase, sleep 
  */
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const only = process.env.BENCH_ONLY?.split(',');
+const runs = (name: string) => !only || only.includes(name);
 const roundTripsFile = path.join(tmpdir(), `ledger-bench-round-trips-${process.pid}`);
 
 /** Counters that make a run's per-transfer cost visible: service round trips, database commits, bench CPU. */
@@ -55,6 +57,7 @@ function perTransfer(before: Costs, after: Costs, transfers: number) {
 }
 
 interface Scenario {
+  key?: string;
   name: string;
   connections: number;
   accounts: string[];
@@ -168,20 +171,22 @@ async function main(): Promise<void> {
     // Warm the JIT and the connection pool before measuring.
     await run(baseUrl, token, { name: 'warm-up', connections: 4, accounts: spread });
     // What the machine gives a request that touches no database, for scale.
-    const base = await autocannon({ url: `${baseUrl}/.well-known/oauth-authorization-server`, connections: 4, duration: seconds });
-    report('baseline: GET /.well-known/oauth-authorization-server, 4 clients', {
-      'requests/s': base.requests.average,
-      'p50 ms': base.latency.p50,
-      'p99 ms': base.latency.p99,
-    });
+    if (runs('baseline')) {
+      const base = await autocannon({ url: `${baseUrl}/.well-known/oauth-authorization-server`, connections: 4, duration: seconds });
+      report('baseline: GET /.well-known/oauth-authorization-server, 4 clients', {
+        'requests/s': base.requests.average,
+        'p50 ms': base.latency.p50,
+        'p99 ms': base.latency.p99,
+      });
+    }
     let succeeded = Number((await pg.query(`SELECT count(*)::int AS c FROM transactions`)).rows[0].c);
     const afterWarmUp = succeeded;
     const scenarios: Scenario[] = [
-      { name: '1 client, 50 accounts', connections: 1, accounts: spread },
-      { name: '4 clients, 50 accounts', connections: 4, accounts: spread },
-      { name: '20 clients, 50 accounts', connections: 20, accounts: spread },
-      { name: '20 clients, 2 hot accounts', connections: 20, accounts: hot },
-    ];
+      { key: '1', name: '1 client, 50 accounts', connections: 1, accounts: spread },
+      { key: '4', name: '4 clients, 50 accounts', connections: 4, accounts: spread },
+      { key: '20', name: '20 clients, 50 accounts', connections: 20, accounts: spread },
+      { key: 'hot', name: '20 clients, 2 hot accounts', connections: 20, accounts: hot },
+    ].filter((scenario) => runs(scenario.key));
     for (const scenario of scenarios) {
       const before = await costCounters(pg);
       const result = await run(baseUrl, token, scenario);

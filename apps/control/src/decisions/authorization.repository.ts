@@ -126,10 +126,8 @@ export class AuthorizationRepository {
     return rows.map(() => undefined);
   });
 
-  /** Authorization writes, batched; a reserving write's budget appears once per statement. */
-  private readonly writes = new StatementBatcher<IntentWrite, RawRecorded>((ws) => this.writeIntents(ws), {
-    conflictKey: (w) => (w.intent.reserved_cents > 0 ? w.intent.budget_id : null),
-  });
+  /** Authorization writes, batched: several reservations of one budget share a statement. */
+  private readonly writes = new StatementBatcher<IntentWrite, RawRecorded>((ws) => this.writeIntents(ws));
 
   constructor(dataSource: DataSource) {
     this.statements = new PreparedStatements(dataSource);
@@ -184,10 +182,11 @@ export class AuthorizationRepository {
    * Reserves `intent.reserved_cents` (when above zero) and inserts the intent and its audit row, all
    * or nothing. The decision's session headroom becomes what the budget had left just before this
    * reservation. Null when the reservation no longer fits: nothing was written. A concurrent twin of
-   * the idempotency key fails the insert on its unique key. Concurrent writes share one statement
-   * (a budget at most once per statement, budgets locked in id order so statements never wait on
-   * each other's budgets in a cycle); a statement is atomic, so a refused batch (a twin's unique
-   * violation, a deadlock between twins) wrote nothing and is retried write by write.
+   * the idempotency key fails the insert on its unique key. Concurrent writes share one statement:
+   * its budgets are locked in id order (statements never wait on each other's budgets in a cycle)
+   * and each budget's reservations apply in request order, as one update of its running total; a
+   * statement is atomic, so a refused batch (a twin's unique violation, a deadlock between twins)
+   * wrote nothing and is retried write by write.
    */
   async record(intent: NewIntent, audit: IntentAudit): Promise<RecordedIntent | null> {
     const row = await this.writes.submit({ intent, audit });
@@ -223,10 +222,23 @@ const WRITE_INTENTS = `
     SELECT * FROM unnest(${WRITE_TYPES.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})
       WITH ORDINALITY AS q(${[...INSERT_COLUMNS, ...AUDIT_FIELDS].join(', ')}, n)
   ), locked AS (
-    SELECT b.id FROM budgets b JOIN q ON b.id = q.budget_id AND b.workspace_id = q.workspace_id AND b.agent_id = q.agent_id
-     WHERE q.reserved_cents > 0 ORDER BY b.id FOR UPDATE OF b
+    SELECT b.id, b.workspace_id, b.agent_id, b.status, b.budget_cents - b.spent_cents - b.reserved_cents AS remaining
+      FROM budgets b
+     WHERE EXISTS (SELECT 1 FROM q WHERE q.reserved_cents > 0 AND q.budget_id = b.id AND q.workspace_id = b.workspace_id AND q.agent_id = b.agent_id)
+     ORDER BY b.id FOR UPDATE
+  ), claims AS (
+    -- Sequential application in request order: a claim fits when the running total up to it does,
+    -- so the claims that fit are a prefix per budget (a later one that would fit alone retries).
+    SELECT q.n, q.budget_id, q.workspace_id, q.agent_id, q.reserved_cents,
+           l.remaining - sum(q.reserved_cents) OVER (PARTITION BY q.budget_id ORDER BY q.n) AS after
+      FROM q JOIN locked l ON l.id = q.budget_id AND l.workspace_id = q.workspace_id AND l.agent_id = q.agent_id
+     WHERE q.reserved_cents > 0 AND l.status = 'active'
+  ), totals AS (
+    SELECT budget_id, workspace_id, agent_id, sum(reserved_cents)::bigint AS total FROM claims WHERE after >= 0 GROUP BY budget_id, workspace_id, agent_id
+  ), budget AS (
+    ${reserveStatement({ workspace: 't.workspace_id', agent: 't.agent_id', budget: 't.budget_id', amount: 't.total', from: 'totals t' })}, b.id
   ), reserved AS (
-    ${reserveStatement({ workspace: 'q.workspace_id', agent: 'q.agent_id', budget: 'q.budget_id', amount: 'q.reserved_cents', from: 'q', when: 'q.reserved_cents > 0 AND b.id IN (SELECT id FROM locked)' })} AS before, q.n
+    SELECT c.n, (c.after + c.reserved_cents)::bigint AS before FROM claims c JOIN budget ON budget.id = c.budget_id WHERE c.after >= 0
   ), intent AS (
     INSERT INTO intents (${INSERT_COLUMNS.join(', ')})
     SELECT ${INSERT_COLUMNS.map(intentValue).join(', ')}

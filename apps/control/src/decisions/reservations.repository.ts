@@ -10,15 +10,15 @@ import { parseCents } from '../common/cents.transformer';
 /**
  * The reserving UPDATE (budgets as `b`) with its values named by the caller, ending in
  * `RETURNING <left before>` for the caller to alias: shared by `reserve` and the batched
- * authorization write, which adds `from` (its rows) and a `when` condition.
+ * authorization write, which adds `from` (each budget's total of the reservations that fit).
  */
-export function reserveStatement(p: { workspace: string; agent: string; budget: string; amount: string; from?: string; when?: string }): string {
+export function reserveStatement(p: { workspace: string; agent: string; budget: string; amount: string; from?: string }): string {
   return `UPDATE budgets b
              SET reserved_cents = b.reserved_cents + ${p.amount},
                  status = CASE WHEN b.budget_cents - b.spent_cents - b.reserved_cents = ${p.amount} THEN 'exhausted' ELSE b.status END,
                  updated_at = now()
            ${p.from ? `FROM ${p.from}` : ''}
-           WHERE ${p.when ? `${p.when} AND ` : ''}b.id = ${p.budget} AND b.workspace_id = ${p.workspace} AND b.agent_id = ${p.agent}
+           WHERE b.id = ${p.budget} AND b.workspace_id = ${p.workspace} AND b.agent_id = ${p.agent}
              AND b.status = 'active' AND b.budget_cents - b.spent_cents - b.reserved_cents >= ${p.amount}
            RETURNING (b.budget_cents - b.spent_cents - b.reserved_cents + ${p.amount})`;
 }

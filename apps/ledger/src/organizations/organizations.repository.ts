@@ -1,8 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { preparedQuery } from '@bursar/service-kit';
 import { isUUID } from 'class-validator';
 import { DataSource, Repository } from 'typeorm';
 import { OrganizationEntity } from './organization.entity';
+
+interface OrganizationRow {
+  id: string;
+  name: string;
+  plan: string;
+  metadata: Record<string, unknown>;
+  suspended_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
 
 /**
  * Organizations sit above modes (one organization owns test and live ledgers), so these methods
@@ -27,7 +38,8 @@ export class OrganizationsRepository {
 
   /** Every authenticated request reads its organization: plain SQL skips the query builder's per-call work. */
   private async readById(organizationId: string): Promise<OrganizationEntity | null> {
-    const [row] = await this.dataSource.query(
+    const [row] = await preparedQuery<OrganizationRow>(
+      this.dataSource,
       `SELECT id, name, plan, metadata, suspended_at, created_at, updated_at FROM organizations WHERE id = $1`,
       [organizationId],
     );

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { QueryFailedError, EntityManager } from 'typeorm';
 import { BalanceFigures, balanceFigures, BalanceTotals, ZERO_TOTALS } from '../balances/balance';
 import { LedgerScope } from '../common/mode';
+import { OpeningStatement } from '../common/transaction-opened-with';
 import { PlannedPosting, TransactionPlan } from './transaction-plan';
 import { TransactionErrors } from './transaction-errors';
 import { BalanceDelta, LockedAccount, TransactionsRepository, WrittenTransaction } from './transactions.repository';
@@ -60,6 +61,15 @@ function mergedVoids(plans: TransactionPlan[]): TransactionPlan['voids'] {
   return voids.length === 0 ? null : { postingIds: voids.flatMap((v) => v.postingIds), postings: voids.flatMap((v) => v.postings) };
 }
 
+/** Every account a plan reads or moves. */
+function accountsToLock(plans: TransactionPlan[]): string[] {
+  return plans.flatMap((p) => [
+    ...p.postings.map((x) => x.account),
+    ...(p.voids?.postings.map((x) => x.account) ?? []),
+    ...p.conditions.map((c) => c.account),
+  ]);
+}
+
 /** An account the plan names, known to be in the book (unknown ones were refused first). */
 function lockedAccount(book: Map<string, LockedAccount>, id: string): LockedAccount {
   const account = book.get(id);
@@ -100,12 +110,12 @@ export class BooksWriter {
   constructor(private readonly transactions: TransactionsRepository) {}
 
   lock(manager: EntityManager, scope: LedgerScope, plans: TransactionPlan[]): Promise<Map<string, LockedAccount>> {
-    const ids = plans.flatMap((p) => [
-      ...p.postings.map((x) => x.account),
-      ...(p.voids?.postings.map((x) => x.account) ?? []),
-      ...p.conditions.map((c) => c.account),
-    ]);
-    return this.transactions.lockAccounts(manager, scope, ids);
+    return this.transactions.lockAccounts(manager, scope, accountsToLock(plans));
+  }
+
+  /** The same lock as the statement that opens a batch's transaction. */
+  lockOpening(scope: LedgerScope, plans: TransactionPlan[]): OpeningStatement<Map<string, LockedAccount>> {
+    return this.transactions.lockAccountsOpening(scope, accountsToLock(plans));
   }
 
   /** Checks `plan` against the locked `book` and returns the accounts as they would stand after it. */

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiError } from '@bursar/errors';
 import { DataSource, EntityManager } from 'typeorm';
 import { LedgerScope } from '../common/mode';
-import { pipelinedTransaction } from '../common/pipelined-transaction';
+import { transactionOpenedWith } from '../common/transaction-opened-with';
 import { keyIdOf } from '../idempotency/idempotency.repository';
 import { IdempotencyService, PendingKey } from '../idempotency/idempotency.service';
 import { BooksWriter, KeyTaken, WriteOutcome } from './books-writer';
@@ -115,9 +115,9 @@ export class TransactionBatcher {
 
   private async run(batch: Submission[]): Promise<void> {
     try {
-      const settled = await pipelinedTransaction(
+      const settled = await transactionOpenedWith(
         this.dataSource,
-        (manager) => this.writer.lock(manager, batch[0].scope, batch.map((s) => s.plan)),
+        this.writer.lockOpening(batch[0].scope, batch.map((s) => s.plan)),
         (manager, book) => this.writeAll(manager, batch, book),
       );
       settled.forEach((result, i) => (result.ok ? batch[i].resolve(result.outcome) : batch[i].reject(result.error)));

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { preparedQuery } from '@bursar/service-kit';
+import { escapeLiteral } from 'pg';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { AccountType } from '../accounts/account-kinds';
 import { BalanceTotals, BalanceTotalsRow, totalsOf } from '../balances/balance';
 import { LedgerScope } from '../common/mode';
+import { OpeningStatement } from '../common/transaction-opened-with';
 import { StatementPart } from '../idempotency/idempotency.repository';
 import { POSTING_COLUMNS } from '../postings/posting.columns';
 import { PostingEntity } from '../postings/posting.entity';
@@ -46,7 +49,6 @@ export const TRANSACTION_COLUMNS = `t.id, t.ledger_id AS "ledgerId", t.idempoten
 const REF_COLUMNS = `r.id, r.transaction_id AS "transactionId", r.rail, r.ref_kind AS "refKind", r.value, r.metadata,
   r.created_at AS "createdAt"`;
 
-/** Key of the ledger-wide lock: writes hold it shared, period closes exclusively. */
 /** Adds the `d` rows (account, pd, pc, qd, qc) to the balance rows; see deltaParams. */
 const MOVE_BALANCES = `UPDATE account_balances SET
   posted_debits = posted_debits + d.pd, posted_credits = posted_credits + d.pc,
@@ -63,7 +65,11 @@ function deltaParams(deltas: BalanceDelta[]) {
   ];
 }
 
-const LEDGER_LOCK = `hashtextextended('books:' || $1::uuid::text, 0)`;
+/** Key of the ledger-wide lock (writes hold it shared, period closes exclusively) for the ledger id expression `ledger`. */
+const ledgerLock = (ledger = '$1') => `hashtextextended('books:' || ${ledger}::uuid::text, 0)`;
+
+/** Distinct ids in the order every writer locks them. */
+const lockOrder = (ids: string[]) => [...new Set(ids)].sort();
 
 type Json = Record<string, unknown>;
 
@@ -74,6 +80,15 @@ const ACCOUNT_STATE = `a.id, a.type, a.currency, a.status, a.overdraft_policy AS
 const ACCOUNT_STATE_FROM = `accounts a JOIN account_balances b ON b.ledger_id = a.ledger_id AND b.account_id = a.id`;
 
 type LockedRow = Omit<LockedAccount, 'overdraftLimit' | 'totals'> & BalanceTotalsRow & { overdraftLimit: string };
+
+/** Locks accounts `ids` (a text[] expression) of ledger `ledger` (a uuid expression), ledger lock first. */
+function lockAccountsSql(ledger: string, ids: string): string {
+  return `WITH guard AS MATERIALIZED (SELECT pg_advisory_xact_lock_shared(${ledgerLock(ledger)}))
+    SELECT ${ACCOUNT_STATE} FROM guard, ${ACCOUNT_STATE_FROM}
+    WHERE a.ledger_id = ${ledger} AND a.id = ANY(${ids})
+    ORDER BY a.id
+    FOR NO KEY UPDATE OF a, b`;
+}
 
 function lockedMap(rows: LockedRow[]): Map<string, LockedAccount> {
   return new Map(rows.map((r) => [r.id, { ...r, overdraftLimit: BigInt(r.overdraftLimit), totals: totalsOf(r) }]));
@@ -104,15 +119,19 @@ export class TransactionsRepository {
    * other in a cycle) after taking the ledger's write lock shared. Absent ids are simply missing.
    */
   async lockAccounts(manager: EntityManager, scope: LedgerScope, ids: string[]): Promise<Map<string, LockedAccount>> {
-    const rows: LockedRow[] = await manager.query(
-      `WITH guard AS MATERIALIZED (SELECT pg_advisory_xact_lock_shared(${LEDGER_LOCK}))
-       SELECT ${ACCOUNT_STATE} FROM guard, ${ACCOUNT_STATE_FROM}
-       WHERE a.ledger_id = $1 AND a.id = ANY($2::text[])
-       ORDER BY a.id
-       FOR NO KEY UPDATE OF a, b`,
-      [scope.ledgerId, [...new Set(ids)].sort()],
-    );
-    return lockedMap(rows);
+    return lockedMap(await preparedQuery<LockedRow>(manager, lockAccountsSql('$1', '$2::text[]'), [scope.ledgerId, lockOrder(ids)]));
+  }
+
+  /**
+   * The same lock as a statement that opens a transaction (see transactionOpenedWith): BEGIN and
+   * the locking read travel in one message, so its values are inlined as escaped literals.
+   */
+  lockAccountsOpening(scope: LedgerScope, ids: string[]): OpeningStatement<Map<string, LockedAccount>> {
+    const idList = lockOrder(ids).map((id) => escapeLiteral(id)).join(', ');
+    return {
+      sql: lockAccountsSql(`${escapeLiteral(scope.ledgerId)}::uuid`, `ARRAY[${idList}]::text[]`),
+      read: (rows) => lockedMap(rows as LockedRow[]),
+    };
   }
 
   /** The same account states, read without locking (for expanded reads). */
@@ -126,7 +145,7 @@ export class TransactionsRepository {
 
   /** Takes the ledger's write lock exclusively: waits for in-flight writes, holds new ones off. */
   async lockLedgerExclusive(manager: EntityManager, scope: LedgerScope): Promise<void> {
-    await manager.query(`SELECT pg_advisory_xact_lock(${LEDGER_LOCK})`, [scope.ledgerId]);
+    await manager.query(`SELECT pg_advisory_xact_lock(${ledgerLock()})`, [scope.ledgerId]);
   }
 
   /**
@@ -139,7 +158,8 @@ export class TransactionsRepository {
     const ids = plans.map(() => randomUUID());
     const refs = plans.flatMap((plan, i) => plan.externalRefs.map((r) => ({ ...r, tx: ids[i] })));
     const legs = plans.flatMap((plan, i) => plan.postings.map((p) => ({ ...p, tx: ids[i] })));
-    const [row] = await manager.query(
+    const [row] = await preparedQuery<Json>(
+      manager,
       `WITH x AS (
          SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::uuid[], $6::numeric[], $7::text[], $8::jsonb[], $9::timestamptz[])
            WITH ORDINALITY AS x(id, key, kind, reverses, refund_amount, refund_currency, metadata, value_date, n)
@@ -230,7 +250,8 @@ export class TransactionsRepository {
    * match EventsService.record's, so the relay and the events API see no difference.
    */
   async recordWritten(manager: EntityManager, scope: LedgerScope, events: NewEvent[], keys: StatementPart | null): Promise<Set<string>> {
-    const [row] = await manager.query(
+    const [row] = await preparedQuery<Json>(
+      manager,
       `WITH e AS (
          INSERT INTO events (organization_id, ledger_id, mode, type, resource_id, data)
          SELECT $1, $2, $3, x.type, x.resource_id, x.data

@@ -1,0 +1,11 @@
+import { fastValidator, optional, string, text } from '../../common/fast-validation';
+import { ConsumeCosignatureDto, VerifyCosignatureDto } from './cosignature.dto';
+
+/** Rules as VerifyCosignatureDto's decorators (an empty string passes: the route treats it as missing). */
+const authorization = optional(string);
+
+/** The fast path of POST /cosign/verify. */
+export const acceptVerifyCosignature = fastValidator(VerifyCosignatureDto, { authorization });
+
+/** The fast path of POST /cosign/consume. */
+export const acceptConsumeCosignature = fastValidator(ConsumeCosignatureDto, { authorization, consumed_by: optional(text(1, 200)) });
