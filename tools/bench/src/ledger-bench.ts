@@ -13,7 +13,9 @@ import { ledgerBenchClient, redisUrl, report, runScript, scratchDatabase, sleep 
  * transfers (each with its own Idempotency-Key) by autocannon:
  *   1, 4 and 20 connections over 50 accounts, then 20 connections over 2 hot accounts,
  * after a baseline of a route that touches no database.
- * BENCH_SECONDS (default 10) per scenario; BENCH_ONLY (comma list of baseline,1,4,20,hot; default all). Each scenario also reports the cost of a transfer that
+ * BENCH_SECONDS (default 10) per scenario; BENCH_ONLY (comma list of baseline,1,4,20,hot; default all);
+ * BENCH_REPLICAS (default 1): service processes on one database, each scenario's clients shared out
+ * between them (latencies are the worst replica's); replica r > 0 writes its profile to <file>.r. Each scenario also reports the cost of a transfer that
  * does not depend on how loaded the machine is: the service's database round trips and the
  * database transactions (commits, read-only ones included) and the service's CPU time per transfer, and how busy autocannon kept this process (to show it is not
  * the bottleneck). BENCH_CPU_PROF=<file.cpuprofile> writes a CPU profile of the service there.
@@ -24,7 +26,8 @@ import { ledgerBenchClient, redisUrl, report, runScript, scratchDatabase, sleep 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const only = process.env.BENCH_ONLY?.split(',');
 const runs = (name: string) => !only || only.includes(name);
-const roundTripsFile = path.join(tmpdir(), `ledger-bench-round-trips-${process.pid}`);
+const replicas = Number(process.env.BENCH_REPLICAS ?? 1);
+const roundTripsFile = (replica: number) => path.join(tmpdir(), `ledger-bench-round-trips-${process.pid}-${replica}`);
 
 /** Counters that make a run's per-transfer cost visible: service round trips, database commits, bench CPU. */
 async function costCounters(pg: Client) {
@@ -33,12 +36,17 @@ async function costCounters(pg: Client) {
   const [{ commits }] = (
     await pg.query(`SELECT (xact_commit + xact_rollback)::int AS commits FROM pg_stat_database WHERE datname = current_database()`)
   ).rows;
-  let roundTrips = NaN;
-  let serviceCpuMicros = NaN;
-  try {
-    [roundTrips, serviceCpuMicros] = readFileSync(roundTripsFile, 'utf8').split(' ').map(Number);
-  } catch {
-    // The service has not written its first count yet.
+  let roundTrips = 0;
+  let serviceCpuMicros = 0;
+  for (let r = 0; r < replicas; r++) {
+    try {
+      const [trips, cpu] = readFileSync(roundTripsFile(r), 'utf8').split(' ').map(Number);
+      roundTrips += trips;
+      serviceCpuMicros += cpu;
+    } catch {
+      // A service that has not written its first count yet.
+      roundTrips = serviceCpuMicros = NaN;
+    }
   }
   return { commits: Number(commits), roundTrips, serviceCpuMicros, cpu: process.cpuUsage(), at: Date.now() };
 }
@@ -74,7 +82,7 @@ async function createAccounts(baseUrl: string, token: string, ids: string[]): Pr
   }
 }
 
-function run(baseUrl: string, token: string, scenario: Scenario): Promise<autocannon.Result> {
+function runOne(baseUrl: string, token: string, scenario: Scenario): Promise<autocannon.Result> {
   const prefix = randomBytes(4).toString('hex');
   let n = 0;
   const { accounts } = scenario;
@@ -113,6 +121,27 @@ function run(baseUrl: string, token: string, scenario: Scenario): Promise<autoca
   });
 }
 
+/**
+ * Runs the scenario against every replica at once, its connections shared out between them;
+ * counts are summed and latencies are the worst replica's.
+ */
+async function run(baseUrls: string[], token: string, scenario: Scenario) {
+  const shares = baseUrls
+    .map((url, r) => ({ url, connections: Math.floor(scenario.connections / baseUrls.length) + (r < scenario.connections % baseUrls.length ? 1 : 0) }))
+    .filter((share) => share.connections > 0);
+  const results = await Promise.all(shares.map((share) => runOne(share.url, token, { ...scenario, connections: share.connections })));
+  const sum = (f: (r: autocannon.Result) => number) => results.reduce((t, r) => t + f(r), 0);
+  const worst = (f: (r: autocannon.Result) => number) => Math.max(...results.map(f));
+  return {
+    ok: sum((r) => r['2xx']),
+    duration: worst((r) => r.duration),
+    p50: worst((r) => r.latency.p50),
+    p99: worst((r) => r.latency.p99),
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors),
+  };
+}
+
 /** Requests still in flight when a scenario's clock stops complete unseen, so up to this many more. */
 async function checkBooks(pg: Client, ledgerId: string, expected: number, inFlight: number): Promise<string> {
   const [{ count }] = (await pg.query(`SELECT count(*)::int AS count FROM transactions WHERE ledger_id = $1`, [ledgerId])).rows;
@@ -142,16 +171,18 @@ async function main(): Promise<void> {
     LEDGER_RATE_LIMIT_WRITES_PER_SECOND: '1000000',
     LEDGER_RATE_LIMIT_READS_PER_SECOND: '1000000',
     NODE_ENV: 'production',
+    // Replicas behind one address: each accepts the tokens the others issue.
+    LEDGER_PUBLIC_URL: 'http://ledger.bench.invalid',
   };
   // Only the service counts its round trips (the admin scripts run beside it).
-  const serviceEnv = {
+  const serviceEnv = (replica: number) => ({
     ...env,
-    BENCH_ROUND_TRIPS_FILE: roundTripsFile,
+    BENCH_ROUND_TRIPS_FILE: roundTripsFile(replica),
     NODE_OPTIONS: `--require ${path.join(__dirname, 'ledger-round-trips.preload.js')}`,
-    ...(process.env.BENCH_CPU_PROF && { BENCH_CPU_PROF_FILE: process.env.BENCH_CPU_PROF }),
-  };
+    ...(process.env.BENCH_CPU_PROF && { BENCH_CPU_PROF_FILE: process.env.BENCH_CPU_PROF + (replica ? `.${replica}` : '') }),
+  });
   const pg = new Client({ connectionString: db.url });
-  let app: Awaited<ReturnType<typeof startAppProcess>> | undefined;
+  const apps: Awaited<ReturnType<typeof startAppProcess>>[] = [];
   try {
     // Scratch databases skip fsync at commit; a ledger benchmark must pay for durability.
     await pg.connect();
@@ -162,14 +193,15 @@ async function main(): Promise<void> {
     await session.connect();
     const durability = (await session.query('SHOW synchronous_commit')).rows[0].synchronous_commit as string;
     await session.end();
-    app = await startAppProcess('apps/ledger/src/main.ts', 'LEDGER_PORT', serviceEnv);
-    const baseUrl = `http://127.0.0.1:${app.port}`;
+    for (let r = 0; r < replicas; r++) apps.push(await startAppProcess('apps/ledger/src/main.ts', 'LEDGER_PORT', serviceEnv(r)));
+    const baseUrls = apps.map((app) => `http://127.0.0.1:${app.port}`);
+    const [baseUrl] = baseUrls;
     const { token, ledgerId } = await ledgerBenchClient(env, baseUrl);
     const spread = Array.from({ length: 50 }, (_, i) => `acct:${i}`);
     const hot = ['hot:a', 'hot:b'];
     await createAccounts(baseUrl, token, [...spread, ...hot]);
     // Warm the JIT and the connection pool before measuring.
-    await run(baseUrl, token, { name: 'warm-up', connections: 4, accounts: spread });
+    await run(baseUrls, token, { name: 'warm-up', connections: 4 * replicas, accounts: spread });
     // What the machine gives a request that touches no database, for scale.
     if (runs('baseline')) {
       const base = await autocannon({ url: `${baseUrl}/.well-known/oauth-authorization-server`, connections: 4, duration: seconds });
@@ -189,25 +221,25 @@ async function main(): Promise<void> {
     ].filter((scenario) => runs(scenario.key));
     for (const scenario of scenarios) {
       const before = await costCounters(pg);
-      const result = await run(baseUrl, token, scenario);
+      const result = await run(baseUrls, token, scenario);
       const after = await costCounters(pg);
-      succeeded += result['2xx'];
-      report(`ledger transfers: ${scenario.name}`, {
-        'transactions/s': result['2xx'] / result.duration,
-        'p50 ms': result.latency.p50,
-        'p99 ms': result.latency.p99,
+      succeeded += result.ok;
+      report(`ledger transfers: ${scenario.name}${replicas > 1 ? ` [${replicas} replicas]` : ''}`, {
+        'transactions/s': result.ok / result.duration,
+        'p50 ms': result.p50,
+        'p99 ms': result.p99,
         non2xx: result.non2xx,
         errors: result.errors,
-        ...perTransfer(before, after, result['2xx']),
+        ...perTransfer(before, after, result.ok),
       });
     }
-    const inFlight = scenarios.reduce((sum, s) => sum + s.connections, 0) + (afterWarmUp > 0 ? 4 : 0);
+    const inFlight = scenarios.reduce((sum, s) => sum + s.connections, 0) + (afterWarmUp > 0 ? 4 * replicas : 0);
     report('books after the run', { check: await checkBooks(pg, ledgerId, succeeded, inFlight), synchronous_commit: durability });
   } finally {
     await pg.end().catch(() => undefined);
-    await app?.stop();
+    await Promise.all(apps.map((app) => app.stop()));
     await db.drop();
-    rmSync(roundTripsFile, { force: true });
+    for (let r = 0; r < replicas; r++) rmSync(roundTripsFile(r), { force: true });
   }
 }
 

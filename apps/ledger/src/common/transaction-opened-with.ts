@@ -3,9 +3,10 @@ import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 
 /** A first statement to run as a transaction opens, and how to read its rows. */
 export interface OpeningStatement<A> {
-  /** One statement with its values inlined as escaped literals: it travels in BEGIN's message, which takes no parameters. */
+  /** Statements with their values inlined as escaped literals: they travel in BEGIN's message, which takes no parameters. */
   sql: string;
-  read(rows: unknown[]): A;
+  /** Reads the statements' results, in order. */
+  read(results: QueryResult[]): A;
 }
 
 /**
@@ -22,9 +23,9 @@ export async function transactionOpenedWith<A, T>(
   const client = (await runner.connect()) as PoolClient;
   try {
     const sql = `BEGIN; ${opening.sql}`;
-    // A message of two statements answers one result per statement.
-    const [, first] = (await client.query(sql).catch((e: Error) => Promise.reject(new QueryFailedError(sql, [], e)))) as unknown as QueryResult[];
-    const done = await rest(runner.manager, opening.read(first.rows));
+    // A message of several statements answers one result per statement.
+    const [, ...results] = (await client.query(sql).catch((e: Error) => Promise.reject(new QueryFailedError(sql, [], e)))) as unknown as QueryResult[];
+    const done = await rest(runner.manager, opening.read(results));
     await client.query('COMMIT');
     return done;
   } catch (err) {

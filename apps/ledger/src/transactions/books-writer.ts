@@ -1,18 +1,22 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { QueryFailedError, EntityManager } from 'typeorm';
 import { BalanceFigures, balanceFigures, BalanceTotals, ZERO_TOTALS } from '../balances/balance';
 import { LedgerScope } from '../common/mode';
 import { OpeningStatement } from '../common/transaction-opened-with';
+import { PostingEntity } from '../postings/posting.entity';
 import { PlannedPosting, TransactionPlan } from './transaction-plan';
+import { TransactionEntity } from './transaction.entity';
 import { TransactionErrors } from './transaction-errors';
-import { BalanceDelta, LockedAccount, TransactionsRepository, WrittenTransaction } from './transactions.repository';
+import { StatementPart } from '../idempotency/idempotency.repository';
+import { BalanceDelta, Book, LockedAccount, NewEvent, TransactionsRepository, WriteRows, WrittenTransaction } from './transactions.repository';
 
 /** What a write produced: the rows, and every touched account as it stands after the write. */
 export interface WriteOutcome extends WrittenTransaction {
   touched: LockedAccount[];
 }
 
-/** A batched write met a used key or a taken ref: roll back and write its plans one by one. */
+/** A batched write met a used idempotency key: roll back and write its plans one by one. */
 export class BatchConflict extends Error {
   constructor() {
     super('batched write conflicted');
@@ -59,6 +63,10 @@ export function deltasOf(plan: Pick<TransactionPlan, 'postings' | 'voids'>): Bal
 function mergedVoids(plans: TransactionPlan[]): TransactionPlan['voids'] {
   const voids = plans.flatMap((p) => (p.voids ? [p.voids] : []));
   return voids.length === 0 ? null : { postingIds: voids.flatMap((v) => v.postingIds), postings: voids.flatMap((v) => v.postings) };
+}
+
+function postingCount(plans: TransactionPlan[]): number {
+  return plans.reduce((n, p) => n + p.postings.length, 0);
 }
 
 /** Every account a plan reads or moves. */
@@ -109,18 +117,20 @@ function checkAvailable(account: LockedAccount, before: BalanceFigures, after: B
 export class BooksWriter {
   constructor(private readonly transactions: TransactionsRepository) {}
 
-  lock(manager: EntityManager, scope: LedgerScope, plans: TransactionPlan[]): Promise<Map<string, LockedAccount>> {
-    return this.transactions.lockAccounts(manager, scope, accountsToLock(plans));
+  /** Locks what `plans` touch and reserves their posting ids. */
+  lock(manager: EntityManager, scope: LedgerScope, plans: TransactionPlan[]): Promise<Book> {
+    return this.transactions.lockAccounts(manager, scope, accountsToLock(plans), postingCount(plans));
   }
 
   /** The same lock as the statement that opens a batch's transaction. */
-  lockOpening(scope: LedgerScope, plans: TransactionPlan[]): OpeningStatement<Map<string, LockedAccount>> {
-    return this.transactions.lockAccountsOpening(scope, accountsToLock(plans));
+  lockOpening(scope: LedgerScope, plans: TransactionPlan[]): OpeningStatement<Book> {
+    return this.transactions.lockAccountsOpening(scope, accountsToLock(plans), postingCount(plans));
   }
 
   /** Checks `plan` against the locked `book` and returns the accounts as they would stand after it. */
-  check(plan: TransactionPlan, book: Map<string, LockedAccount>): LockedAccount[] {
-    const unknown = plan.postings.map((p, i) => [p, i] as const).filter(([p]) => !book.has(p.account));
+  check(plan: TransactionPlan, book: Book): LockedAccount[] {
+    const accounts = book.accounts;
+    const unknown = plan.postings.map((p, i) => [p, i] as const).filter(([p]) => !accounts.has(p.account));
     if (unknown.length > 0) {
       throw TransactionErrors.error('unknown_account', {
         message: `No account ${unknown.map(([p]) => p.account).join(', ')} in this ledger`,
@@ -129,7 +139,7 @@ export class BooksWriter {
       });
     }
     plan.postings.forEach((p, i) => {
-      const account = lockedAccount(book, p.account);
+      const account = lockedAccount(accounts, p.account);
       if (p.currency !== account.currency) {
         throw TransactionErrors.error('currency_mismatch', {
           message: `Posting ${i} is in ${p.currency} but account ${account.id} holds ${account.currency}`,
@@ -141,10 +151,10 @@ export class BooksWriter {
         throw TransactionErrors.error('account_closed', { param: `postings.${i}.account`, details: { account: account.id } });
       }
     });
-    this.checkConditions(plan, book);
+    this.checkConditions(plan, accounts);
     const after: LockedAccount[] = [];
     for (const delta of deltasOf(plan)) {
-      const account = lockedAccount(book, delta.account);
+      const account = lockedAccount(accounts, delta.account);
       const next = { ...account, totals: addTotals(account.totals, delta.totals) };
       checkAvailable(account, balanceFigures(account.type, account.totals), balanceFigures(account.type, next.totals));
       after.push(next);
@@ -157,59 +167,109 @@ export class BooksWriter {
    * locked in `book`. Throws KeyTaken when the idempotency key is used, coded errors otherwise;
    * the caller rolls back on any throw.
    */
-  async apply(manager: EntityManager, scope: LedgerScope, plan: TransactionPlan, book: Map<string, LockedAccount>): Promise<WriteOutcome> {
-    return this.write(manager, scope, plan, book, this.check(plan, book));
+  async apply(manager: EntityManager, scope: LedgerScope, plan: TransactionPlan, book: Book): Promise<WriteOutcome> {
+    const touched = this.check(plan, book);
+    const [written] = this.build(scope, [plan], book);
+    await this.store(manager, scope, [{ plan, written }]);
+    for (const account of touched) book.accounts.set(account.id, account);
+    return { ...written, touched };
   }
 
-  /**
-   * Writes a plan `check` accepted (`after` is what it returned). Failing here may leave part of
-   * the plan written (a taken external ref) or the database transaction aborted (a closed
-   * period), so the caller must roll back; KeyTaken alone means nothing was written.
-   */
-  async write(
-    manager: EntityManager,
-    scope: LedgerScope,
-    plan: TransactionPlan,
-    book: Map<string, LockedAccount>,
-    after: LockedAccount[],
-  ): Promise<WriteOutcome> {
-    const [written] = await this.writeRows(manager, scope, [plan]);
-    if (!written) throw new KeyTaken(plan.idempotencyKey ?? '');
-    for (const account of after) book.set(account.id, account);
-    return { ...written, touched: after };
-  }
-
-  /**
-   * Writes plans already checked one after another against the book (which holds their effects)
-   * in one statement. All or nothing: a used key or a taken external ref throws BatchConflict,
-   * after which the caller must roll back.
-   */
-  async writeMany(manager: EntityManager, scope: LedgerScope, checked: { plan: TransactionPlan; after: LockedAccount[] }[]): Promise<WriteOutcome[]> {
-    const written = await this.writeRows(manager, scope, checked.map((c) => c.plan));
-    return written.map((w, i) => {
-      if (!w) throw new BatchConflict();
-      return { ...w, touched: checked[i].after };
+  /** The rows `plans` (already checked) will write, with posting ids and time taken from `book`. */
+  build(scope: LedgerScope, plans: TransactionPlan[], book: Book): WrittenTransaction[] {
+    const now = book.now;
+    return plans.map((plan) => {
+      const id = randomUUID();
+      const transaction: TransactionEntity = {
+        id,
+        ledgerId: scope.ledgerId,
+        idempotencyKey: plan.idempotencyKey,
+        kind: plan.kind,
+        reverses: plan.reverses,
+        refundAmount: plan.refund?.amount.toString() ?? null,
+        refundCurrency: plan.refund?.currency ?? null,
+        metadata: plan.metadata,
+        valueDate: plan.valueDate,
+        bookingDate: now,
+        createdAt: now,
+        updatedAt: now,
+      };
+      const postings = plan.postings.map((p): PostingEntity => {
+        const postingId = book.postingIds.shift();
+        if (postingId === undefined) throw new Error('more postings than the lock reserved');
+        return {
+          id: postingId,
+          ledgerId: scope.ledgerId,
+          transactionId: id,
+          accountId: p.account,
+          amount: p.amount.toString(),
+          currency: p.currency,
+          direction: p.direction,
+          pending: p.pending,
+          committedAt: null,
+          voidedAt: null,
+          tags: p.tags,
+          valueDate: plan.valueDate,
+          reconciledAt: null,
+          reconciliationReference: null,
+          createdAt: now,
+        };
+      });
+      const refs = plan.externalRefs.map((r) => ({
+        id: randomUUID(),
+        transactionId: id,
+        rail: r.rail,
+        refKind: r.kind,
+        value: r.value,
+        metadata: r.metadata,
+        createdAt: now,
+      }));
+      return { transaction, postings, refs };
     });
   }
 
-  private async writeRows(manager: EntityManager, scope: LedgerScope, plans: TransactionPlan[]): Promise<(WrittenTransaction | null)[]> {
-    let written: (WrittenTransaction | null)[];
+  /**
+   * Writes built transactions (checked one after another against the book, which holds their
+   * effects) in one statement, with `events` and the idempotency `keys` part; answers the keys
+   * stored. All or nothing: a used idempotency key throws KeyTaken for a single write and
+   * BatchConflict for several, a taken external ref `duplicate_external_ref`, a closed period
+   * `period_closed`; after any throw the caller must roll back.
+   */
+  async store(
+    manager: EntityManager,
+    scope: LedgerScope,
+    entries: { plan: TransactionPlan; written: WrittenTransaction }[],
+    recorded: { events: NewEvent[]; keys: StatementPart | null } = { events: [], keys: null },
+  ): Promise<Set<string>> {
+    const plans = entries.map((e) => e.plan);
+    const rows: WriteRows = {
+      transactions: entries.map((e) => e.written.transaction),
+      postings: entries.flatMap((e) => e.written.postings),
+      refs: entries.flatMap((e) => e.written.refs),
+      voids: plans.flatMap((p) => p.voids?.postingIds ?? []),
+      deltas: deltasOf({ postings: plans.flatMap((p) => p.postings), voids: mergedVoids(plans) }),
+      now: entries[0].written.transaction.createdAt,
+    };
+    let stored;
     try {
-      written = await this.transactions.write(manager, scope, plans, deltasOf({ postings: plans.flatMap((p) => p.postings), voids: mergedVoids(plans) }));
+      stored = await this.transactions.write(manager, scope, rows, recorded.events, recorded.keys);
     } catch (err) {
       if (isPeriodClosedError(err)) throw periodClosed(plans.length === 1 ? plans[0].valueDate : undefined);
       throw err;
     }
-    written.forEach((w, i) => {
-      if (w && w.refs.length < plans[i].externalRefs.length) {
-        const taken = plans[i].externalRefs.find((r) => !w.refs.some((x) => x.rail === r.rail && x.refKind === r.kind && x.value === r.value));
+    for (const { plan, written } of entries) {
+      if (!stored.transactions.has(written.transaction.id)) {
+        throw entries.length === 1 ? new KeyTaken(plan.idempotencyKey ?? '') : new BatchConflict();
+      }
+      const taken = written.refs.find((r) => !stored.refs.has(r.id));
+      if (taken) {
         throw TransactionErrors.error('duplicate_external_ref', {
           param: 'external_refs',
-          details: { rail: taken?.rail, kind: taken?.kind, value: taken?.value },
+          details: { rail: taken.rail, kind: taken.refKind, value: taken.value },
         });
       }
-    });
-    return written;
+    }
+    return stored.keys;
   }
 
   private checkConditions(plan: TransactionPlan, book: Map<string, LockedAccount>): void {

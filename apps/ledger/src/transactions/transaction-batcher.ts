@@ -8,7 +8,7 @@ import { keyIdOf } from '../idempotency/idempotency.repository';
 import { IdempotencyService, PendingKey } from '../idempotency/idempotency.service';
 import { BooksWriter, KeyTaken, WriteOutcome } from './books-writer';
 import { TransactionPlan } from './transaction-plan';
-import { LockedAccount, NewEvent, RECORD_PARAMS, TransactionsRepository } from './transactions.repository';
+import { Book, LockedAccount, NewEvent, WRITE_PARAMS } from './transactions.repository';
 
 /** The events a written transaction records, in its database transaction. */
 export type EventsOf = (outcome: WriteOutcome) => NewEvent[];
@@ -78,7 +78,6 @@ export class TransactionBatcher {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly writer: BooksWriter,
     private readonly idempotency: IdempotencyService,
-    private readonly transactions: TransactionsRepository,
   ) {}
 
   /** Writes `plan` with its events and, when given, its idempotency `key` (rejects with KeyTaken when that is held). */
@@ -131,48 +130,42 @@ export class TransactionBatcher {
 
   /**
    * Checks each submission against the book (its accounts, locked), which then carries its effect
-   * for the next one, and writes every accepted one in a single statement, then their events and
-   * keys in another; refused ones get their error and write nothing.
+   * for the next one, and writes every accepted one, their events and their idempotency keys
+   * (each holding its answer) in a single statement; refused ones get their error and write
+   * nothing. A key held by another request breaks the batch: its write must roll back.
    */
-  private async writeAll(manager: EntityManager, batch: Submission[], book: Map<string, LockedAccount>): Promise<Settled[]> {
+  private async writeAll(manager: EntityManager, batch: Submission[], book: Book): Promise<Settled[]> {
     const settled: Settled[] = [];
-    const accepted: { index: number; plan: TransactionPlan; after: LockedAccount[] }[] = [];
-    batch.forEach((s, index) => {
+    const accepted: { submission: Submission; index: number; touched: LockedAccount[] }[] = [];
+    batch.forEach((submission, index) => {
       try {
-        const after = this.writer.check(s.plan, book);
-        for (const account of after) book.set(account.id, account);
-        accepted.push({ index, plan: s.plan, after });
+        const touched = this.writer.check(submission.plan, book);
+        for (const account of touched) book.accounts.set(account.id, account);
+        accepted.push({ submission, index, touched });
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         settled[index] = { ok: false, error };
       }
     });
     if (accepted.length === 0) return settled;
+    const { scope } = batch[0];
+    const plans = accepted.map((a) => a.submission.plan);
+    const outcomes: WriteOutcome[] = this.writer.build(scope, plans, book).map((written, i) => ({ ...written, touched: accepted[i].touched }));
+    const events = accepted.flatMap(({ submission }, i) => submission.events(outcomes[i]));
+    const keyed = accepted.flatMap(({ submission: { key } }, i) => (key ? [{ ...key.pending, status: CREATED, body: key.respond(outcomes[i]) }] : []));
     try {
-      const outcomes =
-        batch.length === 1
-          ? [await this.writer.write(manager, batch[0].scope, accepted[0].plan, book, accepted[0].after)]
-          : await this.writer.writeMany(manager, batch[0].scope, accepted);
-      accepted.forEach(({ index }, i) => (settled[index] = { ok: true, outcome: outcomes[i] }));
-      await this.recordWritten(manager, batch[0].scope, accepted.map(({ index }, i) => ({ submission: batch[index], outcome: outcomes[i] })));
+      const stored = await this.writer.store(
+        manager,
+        scope,
+        plans.map((plan, i) => ({ plan, written: outcomes[i] })),
+        { events, keys: keyed.length > 0 ? this.idempotency.completedKeysPart(keyed, WRITE_PARAMS + 1) : null },
+      );
+      const held = keyed.find((k) => !stored.has(keyIdOf(k.scope)));
+      if (held) throw new KeyTaken(held.scope.key);
     } catch (error) {
-      // KeyTaken from the write itself means nothing was written: commit the rest of the batch.
-      if (batch.length === 1 && error instanceof KeyTaken) return [{ ok: false, error }];
-      throw batch.length === 1 || error instanceof BatchBroken ? error : new BatchBroken(error);
+      throw batch.length === 1 ? error : new BatchBroken(error);
     }
+    accepted.forEach(({ index }, i) => (settled[index] = { ok: true, outcome: outcomes[i] }));
     return settled;
-  }
-
-  /**
-   * One statement for the batch's events and idempotency keys (each key holding its response). A
-   * key held by another request breaks the batch: its write must roll back.
-   */
-  private async recordWritten(manager: EntityManager, scope: LedgerScope, written: { submission: Submission; outcome: WriteOutcome }[]) {
-    const events = written.flatMap(({ submission, outcome }) => submission.events(outcome));
-    const keyed = written.flatMap(({ submission: { key }, outcome }) => (key ? [{ ...key.pending, status: CREATED, body: key.respond(outcome) }] : []));
-    const keys = keyed.length > 0 ? this.idempotency.completedKeysPart(keyed, RECORD_PARAMS + 1) : null;
-    const stored = await this.transactions.recordWritten(manager, scope, events, keys);
-    const held = keyed.find((k) => !stored.has(keyIdOf(k.scope)));
-    if (held) throw new BatchBroken(new KeyTaken(held.scope.key));
   }
 }

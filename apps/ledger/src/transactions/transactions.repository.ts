@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { preparedQuery } from '@bursar/service-kit';
@@ -36,6 +35,36 @@ export interface ExternalRefRecord {
   createdAt: Date;
 }
 
+/**
+ * Locked accounts, and what the writes under that lock are built with before they are sent: posting
+ * ids reserved from the sequence (taken in order) and the write time. Building the rows up front
+ * lets a write carry its events and stored answers in the same statement.
+ */
+export interface Book {
+  accounts: Map<string, LockedAccount>;
+  postingIds: string[];
+  now: Date;
+}
+
+/** The rows of transactions to write, built from their plans (BooksWriter.build). */
+export interface WriteRows {
+  transactions: TransactionEntity[];
+  postings: PostingEntity[];
+  refs: ExternalRefRecord[];
+  /** Pending postings of other transactions the writes void. */
+  voids: string[];
+  deltas: BalanceDelta[];
+  /** The write time (Book.now). */
+  now: Date;
+}
+
+/** What a write stored: transactions and refs by id (a taken key or ref is missing), and idempotency keys. */
+export interface Stored {
+  transactions: Set<string>;
+  refs: Set<string>;
+  keys: Set<string>;
+}
+
 /** Change of one account's running totals. */
 export interface BalanceDelta {
   account: string;
@@ -71,8 +100,6 @@ const ledgerLock = (ledger = '$1') => `hashtextextended('books:' || ${ledger}::u
 /** Distinct ids in the order every writer locks them. */
 const lockOrder = (ids: string[]) => [...new Set(ids)].sort();
 
-type Json = Record<string, unknown>;
-
 const ACCOUNT_STATE = `a.id, a.type, a.currency, a.status, a.overdraft_policy AS "overdraftPolicy",
   a.overdraft_limit::text AS "overdraftLimit", a.lock_version AS "lockVersion",
   b.posted_debits::text AS "postedDebits", b.posted_credits::text AS "postedCredits",
@@ -81,10 +108,19 @@ const ACCOUNT_STATE_FROM = `accounts a JOIN account_balances b ON b.ledger_id = 
 
 type LockedRow = Omit<LockedAccount, 'overdraftLimit' | 'totals'> & BalanceTotalsRow & { overdraftLimit: string };
 
-/** Locks accounts `ids` (a text[] expression) of ledger `ledger` (a uuid expression), ledger lock first. */
-function lockAccountsSql(ledger: string, ids: string): string {
-  return `WITH guard AS MATERIALIZED (SELECT pg_advisory_xact_lock_shared(${ledgerLock(ledger)}))
-    SELECT ${ACCOUNT_STATE} FROM guard, ${ACCOUNT_STATE_FROM}
+/**
+ * Locks accounts `ids` (a text[] expression) of ledger `ledger` (a uuid expression), ledger lock
+ * first, and reserves `postings` (an int expression) posting ids, returned with the write time on
+ * every row.
+ */
+function lockAccountsSql(ledger: string, ids: string, postings: string): string {
+  return `WITH guard AS MATERIALIZED (SELECT pg_advisory_xact_lock_shared(${ledgerLock(ledger)})),
+    reserved AS MATERIALIZED (
+      SELECT clock_timestamp() AS now,
+        ARRAY(SELECT nextval(pg_get_serial_sequence('postings', 'id'))::text FROM generate_series(1, ${postings})) AS ids
+    )
+    SELECT ${ACCOUNT_STATE}, reserved.now AS "reservedAt", reserved.ids AS "reservedIds"
+    FROM guard, reserved, ${ACCOUNT_STATE_FROM}
     WHERE a.ledger_id = ${ledger} AND a.id = ANY(${ids})
     ORDER BY a.id
     FOR NO KEY UPDATE OF a, b`;
@@ -94,6 +130,12 @@ function lockedMap(rows: LockedRow[]): Map<string, LockedAccount> {
   return new Map(rows.map((r) => [r.id, { ...r, overdraftLimit: BigInt(r.overdraftLimit), totals: totalsOf(r) }]));
 }
 
+function bookOf(rows: (LockedRow & { reservedAt?: Date; reservedIds?: string[] })[]): Book {
+  const accounts = lockedMap(rows.map(({ reservedAt: _at, reservedIds: _ids, ...row }) => row));
+  // No row: every account is unknown, so nothing will be written.
+  return { accounts, postingIds: rows[0]?.reservedIds ?? [], now: rows[0]?.reservedAt ?? new Date() };
+}
+
 /** An event to append with a write (the events table's row, minus what the scope gives). */
 export interface NewEvent {
   type: string;
@@ -101,8 +143,8 @@ export interface NewEvent {
   data: object;
 }
 
-/** Parameters recordWritten uses itself; the keys' part numbers its own from RECORD_PARAMS + 1. */
-export const RECORD_PARAMS = 6;
+/** Parameters write uses itself; the keys' part numbers its own from WRITE_PARAMS + 1. */
+export const WRITE_PARAMS = 35;
 
 export interface WrittenTransaction {
   transaction: TransactionEntity;
@@ -116,21 +158,22 @@ export class TransactionsRepository {
 
   /**
    * Locks the accounts and their balance rows in id order (so two writers can never wait on each
-   * other in a cycle) after taking the ledger's write lock shared. Absent ids are simply missing.
+   * other in a cycle) after taking the ledger's write lock shared, and reserves `postings` posting
+   * ids and the write time (see Book). Absent ids are simply missing.
    */
-  async lockAccounts(manager: EntityManager, scope: LedgerScope, ids: string[]): Promise<Map<string, LockedAccount>> {
-    return lockedMap(await preparedQuery<LockedRow>(manager, lockAccountsSql('$1', '$2::text[]'), [scope.ledgerId, lockOrder(ids)]));
+  async lockAccounts(manager: EntityManager, scope: LedgerScope, ids: string[], postings = 0): Promise<Book> {
+    return bookOf(await preparedQuery<LockedRow>(manager, lockAccountsSql('$1', '$2::text[]', '$3::int'), [scope.ledgerId, lockOrder(ids), postings]));
   }
 
   /**
    * The same lock as a statement that opens a transaction (see transactionOpenedWith): BEGIN and
    * the locking read travel in one message, so its values are inlined as escaped literals.
    */
-  lockAccountsOpening(scope: LedgerScope, ids: string[]): OpeningStatement<Map<string, LockedAccount>> {
+  lockAccountsOpening(scope: LedgerScope, ids: string[], postings: number): OpeningStatement<Book> {
     const idList = lockOrder(ids).map((id) => escapeLiteral(id)).join(', ');
     return {
-      sql: lockAccountsSql(`${escapeLiteral(scope.ledgerId)}::uuid`, `ARRAY[${idList}]::text[]`),
-      read: (rows) => lockedMap(rows as LockedRow[]),
+      sql: lockAccountsSql(`${escapeLiteral(scope.ledgerId)}::uuid`, `ARRAY[${idList}]::text[]`, String(Math.trunc(postings))),
+      read: ([locked]) => bookOf(locked.rows as LockedRow[]),
     };
   }
 
@@ -149,120 +192,92 @@ export class TransactionsRepository {
   }
 
   /**
-   * Writes transactions with their external refs and postings, voids released pending legs and
-   * moves the balance rows by `deltas`, all in one statement. Answers in plan order; null where
-   * the idempotency key already names a transaction (nothing of that plan was written, and with a
-   * single plan nothing at all). Fewer refs than planned means one was taken.
+   * Writes built transactions with their external refs and postings, voids released pending legs,
+   * moves the balance rows by the deltas, appends `events` (in order) and runs `keys`, the
+   * statement part storing idempotency keys with their answers (its parameters numbered from
+   * WRITE_PARAMS + 1), all in one statement. A transaction whose idempotency key already names
+   * another is skipped, with its postings and refs, and then nothing moves and no event is
+   * appended; a ref already taken is skipped. The caller checks `Stored` and rolls back on any gap.
    */
-  async write(manager: EntityManager, scope: LedgerScope, plans: TransactionPlan[], deltas: BalanceDelta[]): Promise<(WrittenTransaction | null)[]> {
-    const ids = plans.map(() => randomUUID());
-    const refs = plans.flatMap((plan, i) => plan.externalRefs.map((r) => ({ ...r, tx: ids[i] })));
-    const legs = plans.flatMap((plan, i) => plan.postings.map((p) => ({ ...p, tx: ids[i] })));
-    const [row] = await preparedQuery<Json>(
+  async write(manager: EntityManager, scope: LedgerScope, rows: WriteRows, events: NewEvent[], keys: StatementPart | null): Promise<Stored> {
+    const { transactions: txs, postings, refs } = rows;
+    const [row] = await preparedQuery<{ transactions: string[]; refs: string[]; keys: string[] }>(
       manager,
-      `WITH x AS (
-         SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::uuid[], $6::numeric[], $7::text[], $8::jsonb[], $9::timestamptz[])
+      `WITH t AS (
+         INSERT INTO transactions (id, ledger_id, idempotency_key, kind, reverses, refund_amount, refund_currency, metadata, value_date,
+           booking_date, created_at, updated_at)
+         SELECT x.id, $1, x.key, x.kind, x.reverses, x.refund_amount, x.refund_currency, x.metadata, x.value_date, $2, $2, $2
+         FROM unnest($3::uuid[], $4::text[], $5::text[], $6::uuid[], $7::numeric[], $8::text[], $9::jsonb[], $10::timestamptz[])
            WITH ORDINALITY AS x(id, key, kind, reverses, refund_amount, refund_currency, metadata, value_date, n)
-       ), t AS (
-         INSERT INTO transactions (id, ledger_id, idempotency_key, kind, reverses, refund_amount, refund_currency, metadata, value_date)
-         SELECT x.id, $1, x.key, x.kind, x.reverses, x.refund_amount, x.refund_currency, x.metadata, x.value_date FROM x ORDER BY x.n
+         ORDER BY x.n
          ON CONFLICT (ledger_id, idempotency_key) DO NOTHING
-         RETURNING id, ledger_id AS "ledgerId", idempotency_key AS "idempotencyKey", kind, reverses,
-           refund_amount::text AS "refundAmount", refund_currency AS "refundCurrency", metadata, value_date AS "valueDate",
-           booking_date AS "bookingDate", created_at AS "createdAt", updated_at AS "updatedAt"
+         RETURNING id, value_date
        ), r AS (
-         INSERT INTO transaction_external_refs (ledger_id, transaction_id, rail, ref_kind, value, metadata)
-         SELECT $1, t.id, y.rail, y.kind, y.value, y.metadata
-         FROM unnest($10::uuid[], $11::text[], $12::text[], $13::text[], $14::jsonb[]) AS y(tx, rail, kind, value, metadata)
-         JOIN t ON t.id = y.tx
+         INSERT INTO transaction_external_refs (id, ledger_id, transaction_id, rail, ref_kind, value, metadata, created_at)
+         SELECT y.id, $1, y.tx, y.rail, y.kind, y.value, y.metadata, $2
+         FROM unnest($11::uuid[], $12::uuid[], $13::text[], $14::text[], $15::text[], $16::jsonb[]) AS y(id, tx, rail, kind, value, metadata)
+         WHERE y.tx IN (SELECT id FROM t)
          ON CONFLICT (ledger_id, rail, ref_kind, value) DO NOTHING
-         RETURNING id, transaction_id AS "transactionId", rail, ref_kind AS "refKind", value, metadata, created_at AS "createdAt"
+         RETURNING id
        ), p AS (
-         INSERT INTO postings (ledger_id, transaction_id, account_id, amount, currency, direction, pending, tags, value_date)
-         SELECT $1, t.id, z.account, z.amount, z.currency, z.direction, z.pending, z.tags, t."valueDate"
-         FROM unnest($15::uuid[], $16::text[], $17::numeric[], $18::text[], $19::text[], $20::boolean[], $21::jsonb[])
-           WITH ORDINALITY AS z(tx, account, amount, currency, direction, pending, tags, n)
+         INSERT INTO postings (id, ledger_id, transaction_id, account_id, amount, currency, direction, pending, tags, value_date, created_at)
+         OVERRIDING SYSTEM VALUE
+         SELECT z.id, $1, t.id, z.account, z.amount, z.currency, z.direction, z.pending, z.tags, t.value_date, $2
+         FROM unnest($17::bigint[], $18::uuid[], $19::text[], $20::numeric[], $21::text[], $22::text[], $23::boolean[], $24::jsonb[])
+           WITH ORDINALITY AS z(id, tx, account, amount, currency, direction, pending, tags, n)
          JOIN t ON t.id = z.tx
          ORDER BY z.n
-         RETURNING id::text AS id, ledger_id AS "ledgerId", transaction_id AS "transactionId", account_id AS "accountId",
-           amount::text AS amount, currency, direction, pending, committed_at AS "committedAt", voided_at AS "voidedAt", tags,
-           value_date AS "valueDate", reconciled_at AS "reconciledAt", reconciliation_reference AS "reconciliationReference",
-           created_at AS "createdAt"
+         RETURNING 1
        ), v AS (
          UPDATE postings SET voided_at = clock_timestamp()
-         WHERE postings.id = ANY($22::bigint[]) AND postings.pending AND postings.voided_at IS NULL AND EXISTS (SELECT 1 FROM t)
-         RETURNING postings.id
+         WHERE postings.id = ANY($25::bigint[]) AND postings.pending AND postings.voided_at IS NULL AND EXISTS (SELECT 1 FROM t)
+         RETURNING 1
        ), b AS (
          ${MOVE_BALANCES}
-         FROM unnest($23::text[], $24::numeric[], $25::numeric[], $26::numeric[], $27::numeric[]) AS d(account, pd, pc, qd, qc)
+         FROM unnest($26::text[], $27::numeric[], $28::numeric[], $29::numeric[], $30::numeric[]) AS d(account, pd, pc, qd, qc)
          WHERE account_balances.ledger_id = $1 AND account_balances.account_id = d.account AND EXISTS (SELECT 1 FROM t)
          RETURNING 1
-       )
-       SELECT
-         (SELECT coalesce(json_agg(t), '[]') FROM t) AS transactions,
-         (SELECT coalesce(json_agg(r), '[]') FROM r) AS refs,
-         (SELECT coalesce(json_agg(p ORDER BY p.id::bigint), '[]') FROM p) AS postings,
-         (SELECT count(*) FROM v)::int AS voided,
-         (SELECT count(*) FROM b)::int AS balances`,
-      [
-        scope.ledgerId,
-        ids,
-        plans.map((x) => x.idempotencyKey),
-        plans.map((x) => x.kind),
-        plans.map((x) => x.reverses),
-        plans.map((x) => x.refund?.amount.toString() ?? null),
-        plans.map((x) => x.refund?.currency ?? null),
-        plans.map((x) => JSON.stringify(x.metadata)),
-        plans.map((x) => x.valueDate),
-        refs.map((x) => x.tx),
-        refs.map((x) => x.rail),
-        refs.map((x) => x.kind),
-        refs.map((x) => x.value),
-        refs.map((x) => JSON.stringify(x.metadata)),
-        legs.map((x) => x.tx),
-        legs.map((x) => x.account),
-        legs.map((x) => x.amount.toString()),
-        legs.map((x) => x.currency),
-        legs.map((x) => x.direction),
-        legs.map((x) => x.pending),
-        legs.map((x) => JSON.stringify(x.tags)),
-        plans.flatMap((x) => x.voids?.postingIds ?? []),
-        ...deltaParams(deltas),
-      ],
-    );
-    const transactions = new Map((row.transactions as Json[]).map((j) => [j.id as string, transactionFromJson(j)]));
-    const postings = (row.postings as Json[]).map(postingFromJson);
-    const written = (row.refs as Json[]).map(refFromJson);
-    return ids.map((id) => {
-      const transaction = transactions.get(id);
-      if (!transaction) return null;
-      return {
-        transaction,
-        postings: postings.filter((p) => p.transactionId === id),
-        refs: written.filter((r) => r.transactionId === id),
-      };
-    });
-  }
-
-  /**
-   * Appends `events` (in order) and runs `keys`, the statement part storing the writes' idempotency
-   * keys, in one statement of the caller's transaction; answers the ids of the keys stored. Rows
-   * match EventsService.record's, so the relay and the events API see no difference.
-   */
-  async recordWritten(manager: EntityManager, scope: LedgerScope, events: NewEvent[], keys: StatementPart | null): Promise<Set<string>> {
-    const [row] = await preparedQuery<Json>(
-      manager,
-      `WITH e AS (
+       ), e AS (
          INSERT INTO events (organization_id, ledger_id, mode, type, resource_id, data)
-         SELECT $1, $2, $3, x.type, x.resource_id, x.data
-         FROM unnest($4::text[], $5::text[], $6::jsonb[]) WITH ORDINALITY AS x(type, resource_id, data, n)
+         SELECT $31, $1, $32, x.type, x.resource_id, x.data
+         FROM unnest($33::text[], $34::text[], $35::jsonb[]) WITH ORDINALITY AS x(type, resource_id, data, n)
+         WHERE EXISTS (SELECT 1 FROM t)
          ORDER BY x.n
          RETURNING 1
        )${keys ? `, k AS (${keys.sql})` : ''}
-       SELECT (SELECT count(*) FROM e)::int AS events, ${keys ? `(SELECT coalesce(json_agg(k.n), '[]') FROM k)` : `'[]'::json`} AS keys`,
+       SELECT
+         (SELECT coalesce(json_agg(t.id), '[]') FROM t) AS transactions,
+         (SELECT coalesce(json_agg(r.id), '[]') FROM r) AS refs,
+         ${keys ? `(SELECT coalesce(json_agg(k.n), '[]') FROM k)` : `'[]'::json`} AS keys,
+         (SELECT count(*) FROM p) + (SELECT count(*) FROM v) + (SELECT count(*) FROM b) + (SELECT count(*) FROM e) AS moved`,
       [
-        scope.organizationId,
         scope.ledgerId,
+        rows.now,
+        txs.map((x) => x.id),
+        txs.map((x) => x.idempotencyKey),
+        txs.map((x) => x.kind),
+        txs.map((x) => x.reverses),
+        txs.map((x) => x.refundAmount),
+        txs.map((x) => x.refundCurrency),
+        txs.map((x) => JSON.stringify(x.metadata)),
+        txs.map((x) => x.valueDate),
+        refs.map((x) => x.id),
+        refs.map((x) => x.transactionId),
+        refs.map((x) => x.rail),
+        refs.map((x) => x.refKind),
+        refs.map((x) => x.value),
+        refs.map((x) => JSON.stringify(x.metadata)),
+        postings.map((x) => x.id),
+        postings.map((x) => x.transactionId),
+        postings.map((x) => x.accountId),
+        postings.map((x) => x.amount),
+        postings.map((x) => x.currency),
+        postings.map((x) => x.direction),
+        postings.map((x) => x.pending),
+        postings.map((x) => JSON.stringify(x.tags)),
+        rows.voids,
+        ...deltaParams(rows.deltas),
+        scope.organizationId,
         scope.mode,
         events.map((e) => e.type),
         events.map((e) => e.resourceId),
@@ -270,7 +285,7 @@ export class TransactionsRepository {
         ...(keys?.params ?? []),
       ],
     );
-    return new Set(row.keys as string[]);
+    return { transactions: new Set(row.transactions), refs: new Set(row.refs), keys: new Set(row.keys) };
   }
 
   /** Turns open pending legs of a transaction into posted ones and moves the balance rows. */
@@ -384,23 +399,4 @@ export class TransactionsRepository {
       .createQueryBuilder('t')
       .where('t.ledger_id = :ledgerId', { ledgerId: scope.ledgerId });
   }
-}
-
-/** Timestamps come back from json as strings; every other column was aliased and cast in SQL. */
-function withDates<T>(j: Json, keys: string[]): T {
-  const out: Json = { ...j };
-  for (const k of keys) out[k] = j[k] === null || j[k] === undefined ? null : new Date(j[k] as string);
-  return out as T;
-}
-
-function transactionFromJson(j: Json): TransactionEntity {
-  return withDates(j, ['valueDate', 'bookingDate', 'createdAt', 'updatedAt']);
-}
-
-function postingFromJson(j: Json): PostingEntity {
-  return withDates(j, ['committedAt', 'voidedAt', 'valueDate', 'reconciledAt', 'createdAt']);
-}
-
-function refFromJson(j: Json): ExternalRefRecord {
-  return withDates(j, ['createdAt']);
 }

@@ -26,13 +26,28 @@ export function registerFastValidator(metatype: Type<unknown>, validate: FastVal
   fastValidators.set(metatype, validate);
 }
 
+/** DTOs an empty object has already passed: validating `{}` always gives the same answer. */
+const emptyAccepted = new Set<Type<unknown>>();
+
+function isEmptyObject(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  for (const key in value) if (Object.hasOwn(value, key)) return false;
+  return true;
+}
+
 /** Tags each failure with where the input came from (body, query, path), which some envelopes map to a status. */
 class SourcedValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    const accepted = metadata.metatype && fastValidators.get(metadata.metatype)?.(value);
+    const { metatype } = metadata;
+    // Most requests send no query at all; its DTO instance is then just a new one.
+    const empty = metatype !== undefined && isEmptyObject(value);
+    if (empty && emptyAccepted.has(metatype)) return new metatype();
+    const accepted = metatype && fastValidators.get(metatype)?.(value);
     if (accepted) return accepted;
     try {
-      return await super.transform(value, metadata);
+      const transformed: unknown = await super.transform(value, metadata);
+      if (empty && transformed instanceof metatype) emptyAccepted.add(metatype);
+      return transformed;
     } catch (e) {
       if (e instanceof ValidationFailed) e.source = metadata.type;
       throw e;
