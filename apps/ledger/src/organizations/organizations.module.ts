@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { OrganizationCache } from './organization-cache';
 import { OrganizationsController } from './organizations.controller';
 import { OrganizationsRepository } from './organizations.repository';
 import { OrganizationsService } from './organizations.service';
@@ -9,7 +10,7 @@ import { OrganizationsService } from './organizations.service';
 @Module({
   imports: [AuthModule],
   controllers: [OrganizationsController],
-  providers: [OrganizationsRepository, OrganizationsService],
+  providers: [OrganizationsRepository, OrganizationsService, OrganizationCache],
   exports: [OrganizationsService],
 })
 export class OrganizationsModule {}

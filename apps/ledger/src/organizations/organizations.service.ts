@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { LedgerErrors } from '../common/ledger-errors';
+import { OrganizationCache } from './organization-cache';
 import { OrganizationErrors } from './organization-errors';
 import { OrganizationEntity } from './organization.entity';
 import { Plan, planFeatures, PlanFeatures } from './plans';
@@ -7,7 +8,11 @@ import { OrganizationsRepository } from './organizations.repository';
 
 @Injectable()
 export class OrganizationsService {
-  constructor(private readonly organizations: OrganizationsRepository) {}
+  constructor(
+    private readonly organizations: OrganizationsRepository,
+    /** The service has one; the operator CLI reads every time. */
+    @Optional() private readonly cache?: OrganizationCache,
+  ) {}
 
   create(name: string): Promise<OrganizationEntity> {
     return this.organizations.insert(name);
@@ -24,7 +29,8 @@ export class OrganizationsService {
    * tenant is read-only, so it can still read its books and its capabilities).
    */
   async forRequest(organizationId: string, write: boolean): Promise<OrganizationEntity> {
-    const organization = await this.organizations.findById(organizationId);
+    const load = () => this.organizations.findById(organizationId);
+    const organization = await (this.cache ? this.cache.read(organizationId, load) : load());
     if (!organization) throw LedgerErrors.error('unauthorized', { message: 'The organization of this token no longer exists' });
     if (write && organization.suspendedAt) {
       throw OrganizationErrors.error('tenant_suspended', {

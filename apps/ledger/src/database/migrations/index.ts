@@ -5,6 +5,7 @@ import { Events1763720000000 } from './1763720000000-events';
 import { Books1763730000000 } from './1763730000000-books';
 import { Anonymizations1763780000000 } from './1763780000000-anonymizations';
 import { Webhooks1763790000000 } from './1763790000000-webhooks';
+import { OrganizationChanges1763800000000 } from './1763800000000-organization-changes';
 
 /** Every ledger migration, in order. TypeORM records applied ones in `schema_migrations`. */
 export const ledgerMigrations = [
@@ -15,4 +16,5 @@ export const ledgerMigrations = [
   Books1763730000000,
   Anonymizations1763780000000,
   Webhooks1763790000000,
+  OrganizationChanges1763800000000,
 ];
