@@ -1,4 +1,4 @@
-import { randomId, randomToken, randomUuid } from './random';
+import { pooledRandomBytes, randomId, randomToken, randomUuid } from './random';
 
 describe('randomToken', () => {
   it('is base64url of the requested number of bytes', () => {
@@ -35,5 +35,22 @@ describe('randomId', () => {
 describe('randomUuid', () => {
   it('is a version 4 UUID', () => {
     expect(randomUuid()).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+});
+
+describe('pooledRandomBytes', () => {
+  it('hands out the requested size, never the same bytes twice, across block boundaries', () => {
+    const draws = Array.from({ length: 2000 }, () => pooledRandomBytes(12).toString('hex'));
+    expect(draws.every((d) => d.length === 24)).toBe(true);
+    // 2,000 draws of 12 bytes span several 4 KiB blocks; a reused offset would repeat a value.
+    expect(new Set(draws).size).toBe(draws.length);
+    expect(pooledRandomBytes(5000)).toHaveLength(5000);
+  });
+
+  it('leaves earlier draws unchanged when a new block is drawn', () => {
+    const first = pooledRandomBytes(16);
+    const copy = Buffer.from(first);
+    for (let i = 0; i < 1000; i++) pooledRandomBytes(16);
+    expect(first.equals(copy)).toBe(true);
   });
 });

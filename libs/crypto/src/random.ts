@@ -37,6 +37,26 @@ export function randomId(prefix: string, bytes = 16): string {
   return `${prefix}_${base62(randomBytes(bytes))}`;
 }
 
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let poolOffset = 0;
+
+/**
+ * `size` bytes from the CSPRNG, drawn in 4 KiB blocks: one randomBytes call serves many small
+ * draws on hot paths (request ids, cipher IVs). Each byte is handed out once; a spent block is
+ * dropped, never refilled, so earlier draws never change.
+ */
+export function pooledRandomBytes(size: number): Buffer {
+  assertByteCount(size);
+  if (size > POOL_BYTES) return randomBytes(size);
+  if (poolOffset + size > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    poolOffset = 0;
+  }
+  poolOffset += size;
+  return pool.subarray(poolOffset - size, poolOffset);
+}
+
 export function randomUuid(): string {
   return randomUUID();
 }

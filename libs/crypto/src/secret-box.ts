@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { pooledRandomBytes } from './random';
 
 const ALGORITHM = 'aes-256-gcm';
 const KEY_BYTES = 32;
@@ -72,7 +73,7 @@ export class SecretBox {
   }
 
   encrypt(plaintext: string, aad?: string): string {
-    const iv = randomBytes(IV_BYTES);
+    const iv = pooledRandomBytes(IV_BYTES);
     const { ciphertext, tag } = aesGcmSeal(this.key, iv, Buffer.from(plaintext, 'utf8'), toAad(aad));
     return [TOKEN_VERSION, iv.toString('base64url'), ciphertext.toString('base64url'), tag.toString('base64url')].join('.');
   }

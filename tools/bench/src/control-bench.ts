@@ -85,9 +85,11 @@ async function serviceCosts(replicas: number): Promise<{ roundTrips: number; cpu
   let roundTrips = 0;
   let cpuMicros = 0;
   for (let r = 0; r < replicas; r++) {
-    const [trips, cpu] = readFileSync(costFile(r), 'utf8').split(' ').map(Number);
-    roundTrips += trips;
-    cpuMicros += cpu;
+    let counts: number[] = [];
+    // The preload rewrites the file in place; a read in between finds it empty.
+    while (!(counts.length === 2 && counts.every(Number.isFinite))) counts = readFileSync(costFile(r), 'utf8').split(' ').map(Number);
+    roundTrips += counts[0];
+    cpuMicros += counts[1];
   }
   return { roundTrips, cpuMicros };
 }

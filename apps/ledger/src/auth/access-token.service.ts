@@ -1,7 +1,7 @@
 import { hkdfSync } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
-import { randomUuid, sha256Hex } from '@bursar/crypto';
+import { randomUuid } from '@bursar/crypto';
 import { Mode, MODES } from '../common/mode';
 import { LedgerSettings } from '../config/ledger.settings';
 import { OauthClientEntity } from '../oauth-clients/oauth-client.entity';
@@ -38,9 +38,9 @@ const VERIFIED_MAX = 10_000;
 export class AccessTokenService {
   private readonly key: Uint8Array;
   /**
-   * Grants of tokens already verified, by token digest, until the token expires: a token's
-   * validity depends only on its signature and its expiry (nothing revokes one early), so every
-   * request of a client need not check the signature again.
+   * Grants of tokens already verified, by token, until the token expires: a token's validity
+   * depends only on its signature and its expiry (nothing revokes one early), so every request of
+   * a client need not check the signature again.
    */
   private readonly verified = new Map<string, { grant: AccessGrant; expiresAt: number }>();
 
@@ -73,12 +73,11 @@ export class AccessTokenService {
 
   /** The grant a token carries, or null when it is not one of ours or no longer valid. */
   async verify(token: string): Promise<AccessGrant | null> {
-    const digest = sha256Hex(token);
-    const known = this.verified.get(digest);
+    const known = this.verified.get(token);
     if (known && known.expiresAt > Date.now()) return known.grant;
     const grant = await this.check(token);
     if (this.verified.size >= VERIFIED_MAX) this.verified.clear();
-    if (grant) this.verified.set(digest, grant);
+    if (grant) this.verified.set(token, grant);
     return grant?.grant ?? null;
   }
 
