@@ -6,6 +6,7 @@ import { Books1763730000000 } from './1763730000000-books';
 import { Anonymizations1763780000000 } from './1763780000000-anonymizations';
 import { Webhooks1763790000000 } from './1763790000000-webhooks';
 import { OrganizationChanges1763800000000 } from './1763800000000-organization-changes';
+import { ClosedPeriodCheckPerStatement1763810000000 } from './1763810000000-closed-period-check-per-statement';
 
 /** Every ledger migration, in order. TypeORM records applied ones in `schema_migrations`. */
 export const ledgerMigrations = [
@@ -17,4 +18,5 @@ export const ledgerMigrations = [
   Anonymizations1763780000000,
   Webhooks1763790000000,
   OrganizationChanges1763800000000,
+  ClosedPeriodCheckPerStatement1763810000000,
 ];
