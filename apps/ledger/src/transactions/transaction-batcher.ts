@@ -65,12 +65,12 @@ interface LedgerLane {
  * responses, one commit. Batches in flight never share an account, so they never wait on each
  * other's row locks: a hot account's submissions pile into the next batch instead. (Starting that
  * batch while the previous one commits, its lock queued in Postgres, made batches smaller and was
- * no faster.) The guarantees are the single write's: every
- * submission is checked against balances that include the ones before it, and a refused one
- * (overdraft, unknown account, closed account, failed condition) writes nothing and does not
- * disturb the others. What a batch cannot contain (a used idempotency key, a closed period caught
- * by the trigger, an external ref taken concurrently) rolls the batch back and retries each
- * submission in its own transaction. With nothing in flight a submission goes out at once.
+ * no faster.) The guarantees are the single write's: every submission is checked against
+ * balances that include the ones before it, and a refused one (overdraft, unknown account, closed
+ * account, failed condition) writes nothing and does not disturb the others. What a batch cannot
+ * contain (a used idempotency key, a closed period caught by the trigger, an external ref taken
+ * concurrently) rolls the batch back and retries each submission in its own transaction. With
+ * nothing in flight a submission goes out at once.
  */
 @Injectable()
 export class TransactionBatcher {
