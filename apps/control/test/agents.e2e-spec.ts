@@ -136,6 +136,8 @@ describe('agents and their keys', () => {
       expect(res.body).toEqual({ error: { message: expect.any(String), code: 'invalid_runtime_key' } });
     }
     await budgetCall(agent.api_key).expect(201);
+    // Its row is now cached with the key that matched it; a key sharing its lookup still does not match.
+    await budgetCall(`${agent.api_key.slice(0, -1)}x`).expect(401);
     await http().get(base).set(bearer(agent.api_key)).expect(401);
   });
 

@@ -24,8 +24,9 @@ import { redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit
  * BENCH_REPLICAS (default 1): service processes on one database, the deployment shape of one
  * replica per core; the load is split evenly across them (latency figures are the worst replica's).
  * The database commits synchronously (`synchronous_commit = on`): an authorization is durable when answered.
- * Each HTTP run also reports what does not depend on how loaded the machine is: the service's CPU time and
- * Postgres round trips per request (counted in the service by the ledger bench's preload).
+ * Each HTTP run also reports per request what depends less on how loaded the machine is: the service's CPU
+ * time and Postgres round trips (counted in the service by the ledger bench's preload) and the CPU time of
+ * the Postgres backends serving the bench database.
  */
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -34,6 +35,8 @@ const agentCount = Number(process.env.BENCH_AGENTS ?? 16);
 const replicas = Number(process.env.BENCH_REPLICAS ?? 1);
 const only = process.env.BENCH_ONLY?.split(',');
 const runs = (name: string) => !only || only.includes(name);
+/** USER_HZ of /proc's CPU times: 100 on Linux. */
+const CLOCK_TICKS_PER_SECOND = 100;
 const costFile = (replica: number) => path.join(tmpdir(), `control-bench-costs-${process.pid}-${replica}`);
 
 interface BenchAgent {
@@ -79,8 +82,19 @@ interface Run {
   amount?: number;
 }
 
-/** Round trips and CPU microseconds so far, summed over the replicas (the preload writes them every 500 ms). */
-async function serviceCosts(replicas: number): Promise<{ roundTrips: number; cpuMicros: number }> {
+/** Costs so far; `backendTicks` is per backend, as a pooled connection may close between two readings. */
+interface Costs {
+  roundTrips: number;
+  cpuMicros: number;
+  backendTicks: Map<number, number>;
+}
+
+/**
+ * The service's Postgres round trips and CPU microseconds, summed over the replicas (the preload
+ * writes them every 500 ms), and the CPU clock ticks of each Postgres backend serving the bench
+ * database (from /proc: the server runs on this machine).
+ */
+async function costs(pg: Client, replicas: number): Promise<Costs> {
   await sleep(600);
   let roundTrips = 0;
   let cpuMicros = 0;
@@ -91,11 +105,29 @@ async function serviceCosts(replicas: number): Promise<{ roundTrips: number; cpu
     roundTrips += counts[0];
     cpuMicros += counts[1];
   }
-  return { roundTrips, cpuMicros };
+  const backends = (await pg.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)).rows as { pid: number }[];
+  const backendTicks = new Map<number, number>();
+  for (const { pid } of backends) {
+    try {
+      // Fields 14 and 15 of /proc/<pid>/stat (after the parenthesised command name): user and system clock ticks.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      backendTicks.set(pid, Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // The backend exited since pg_stat_activity listed it.
+    }
+  }
+  return { roundTrips, cpuMicros, backendTicks };
 }
 
-async function load(bases: string[], run: Run): Promise<void> {
-  const before = await serviceCosts(bases.length);
+/** Backend CPU microseconds from `before` to `after`: backends gone by `after` are not counted (their last share is lost). */
+function backendCpuMicros(before: Costs, after: Costs): number {
+  let ticks = 0;
+  for (const [pid, now] of after.backendTicks) ticks += now - (before.backendTicks.get(pid) ?? 0);
+  return ticks * (1e6 / CLOCK_TICKS_PER_SECOND);
+}
+
+async function load(pg: Client, bases: string[], run: Run): Promise<void> {
+  const before = await costs(pg, bases.length);
   let i = 0;
   let wrong = 0;
   const results = await Promise.all(
@@ -122,7 +154,7 @@ async function load(bases: string[], run: Run): Promise<void> {
   );
   const sum = (f: (r: autocannon.Result) => number) => results.reduce((t, r) => t + f(r), 0);
   const worst = (f: (r: autocannon.Result) => number) => Math.max(...results.map(f));
-  const after = await serviceCosts(bases.length);
+  const after = await costs(pg, bases.length);
   const answered = sum((r) => r.requests.total);
   report(run.title + (bases.length > 1 ? ` [${bases.length} replicas]` : ''), {
     'requests/s': sum((r) => r.requests.average),
@@ -131,7 +163,8 @@ async function load(bases: string[], run: Run): Promise<void> {
     requests: answered,
     [`not ${run.expect}`]: wrong + sum((r) => r.errors + r.timeouts),
     'service CPU (us/request)': (after.cpuMicros - before.cpuMicros) / answered,
-    'Postgres round trips/request': (after.roundTrips - before.roundTrips) / answered,
+    'Postgres round trips/request': ((after.roundTrips - before.roundTrips) / answered).toFixed(3),
+    'Postgres backend CPU (us/request)': backendCpuMicros(before, after) / answered,
   });
 }
 
@@ -168,10 +201,10 @@ async function main(): Promise<void> {
     });
 
     // Calibration: a route with no database work shows what the (shared) machine gives any request.
-    if (runs('baseline')) await load(bases, { title: 'Baseline: GET /.well-known/jwks.json (no database)', path: '/.well-known/jwks.json', method: 'GET', expect: 200, body: () => ({ headers: {}, body: '' }) });
+    if (runs('baseline')) await load(pg, bases, { title: 'Baseline: GET /.well-known/jwks.json (no database)', path: '/.well-known/jwks.json', method: 'GET', expect: 200, body: () => ({ headers: {}, body: '' }) });
     // Verify and consume need authorizations to spend, so they run this one too.
-    if (runs('authorize') || runs('verify') || runs('consume')) await load(bases, { title: `Allowed payment authorizations (${agentCount} agents, reservation + cosignature)`, path: '/control/v1/agent/payment_intents', expect: 201, body: payment });
-    if (runs('simulate')) await load(bases, {
+    if (runs('authorize') || runs('verify') || runs('consume')) await load(pg, bases, { title: `Allowed payment authorizations (${agentCount} agents, reservation + cosignature)`, path: '/control/v1/agent/payment_intents', expect: 201, body: payment });
+    if (runs('simulate')) await load(pg, bases, {
       title: 'Action simulations',
       path: '/control/v1/agent/actions/simulate',
       expect: 200,
@@ -181,9 +214,9 @@ async function main(): Promise<void> {
       }),
     });
     const tokens = (await pg.query(`SELECT cosignature FROM intents WHERE cosignature IS NOT NULL AND cosign_consumed_at IS NULL ORDER BY created_at DESC`)).rows.map((r) => r.cosignature as string);
-    if (runs('verify')) await load(bases, { title: 'Cosignature verify', path: '/control/v1/cosign/verify', expect: 200, body: () => ({ headers: {}, body: JSON.stringify({ authorization: tokens[0] }) }) });
+    if (runs('verify')) await load(pg, bases, { title: 'Cosignature verify', path: '/control/v1/cosign/verify', expect: 200, body: () => ({ headers: {}, body: JSON.stringify({ authorization: tokens[0] }) }) });
     const spendable = tokens.slice(1);
-    if (runs('consume')) await load(bases, {
+    if (runs('consume')) await load(pg, bases, {
       title: `Cosignature consume (${spendable.length} distinct authorizations, each once)`,
       path: '/control/v1/cosign/consume',
       expect: 200,

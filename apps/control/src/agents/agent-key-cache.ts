@@ -11,21 +11,41 @@ const MAX_ENTRIES = 10_000;
 
 export type KeyedAgent = Agent & { key_digest: string };
 
-/** Agent rows by key lookup, so a busy agent does not cost a database read per request. */
+/**
+ * Agent rows by key lookup, so a busy agent does not cost a database read per request, nor a digest
+ * per request: each entry remembers the exact key texts that matched its row's digest (a set, so a
+ * presented key is never compared character by character with one that matched).
+ */
 @Injectable()
 export class AgentKeyCache {
-  private readonly entries = new Map<string, { agent: KeyedAgent; until: number }>();
+  private readonly entries = new Map<string, { agent: KeyedAgent; until: number; verified: Set<string> }>();
 
   get(keyLookup: string): KeyedAgent | undefined {
-    const hit = this.entries.get(keyLookup);
-    if (hit && hit.until > Date.now()) return hit.agent;
-    this.entries.delete(keyLookup);
-    return undefined;
+    return this.entry(keyLookup)?.agent;
   }
 
   set(keyLookup: string, agent: KeyedAgent): void {
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(keyLookup, { agent, until: Date.now() + TTL_MS });
+    this.entries.set(keyLookup, { agent, until: Date.now() + TTL_MS, verified: new Set() });
+  }
+
+  /** True when `key` already matched the digest of `agent`, the row cached for `keyLookup`. */
+  verified(keyLookup: string, agent: KeyedAgent, key: string): boolean {
+    const hit = this.entry(keyLookup);
+    return hit?.agent === agent && hit.verified.has(key);
+  }
+
+  /** After `key` matched the digest of `agent`; remembered while `agent` is the row cached for `keyLookup`. */
+  markVerified(keyLookup: string, agent: KeyedAgent, key: string): void {
+    const hit = this.entry(keyLookup);
+    if (hit?.agent === agent) hit.verified.add(key);
+  }
+
+  private entry(keyLookup: string) {
+    const hit = this.entries.get(keyLookup);
+    if (hit && hit.until > Date.now()) return hit;
+    this.entries.delete(keyLookup);
+    return undefined;
   }
 
   /** After a change of the agent (status, scopes): the next request reads it again. */

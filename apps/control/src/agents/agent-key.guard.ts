@@ -5,6 +5,7 @@ import { bearerToken } from '@bursar/service-kit';
 import { ControlRateLimiter } from '../common/control-rate-limiter';
 import { Agent } from './agent.entity';
 import { agentKeyLookup } from './agent-key';
+import { AgentKeyCache, KeyedAgent } from './agent-key-cache';
 import { AgentKeyErrors } from './agent-key.errors';
 import { AgentsRepository } from './agents.repository';
 
@@ -17,6 +18,7 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 export class AgentKeyGuard implements CanActivate {
   constructor(
     private readonly agents: AgentsRepository,
+    private readonly keyCache: AgentKeyCache,
     private readonly rateLimiter: ControlRateLimiter,
   ) {}
 
@@ -26,7 +28,7 @@ export class AgentKeyGuard implements CanActivate {
     if (!key) throw AgentKeyErrors.error('runtime_key_required');
     const lookup = agentKeyLookup(key);
     const agent = lookup ? await this.agents.findByKeyLookup(lookup) : null;
-    if (!agent || !verifySecret(key, agent.key_digest) || agent.status !== 'active') {
+    if (!agent || !this.matches(lookup as string, agent, key) || agent.status !== 'active') {
       throw AgentKeyErrors.error('invalid_runtime_key');
     }
     await this.rateLimiter.agent(agent.id, context.switchToHttp().getResponse<Response>());
@@ -36,6 +38,14 @@ export class AgentKeyGuard implements CanActivate {
       agent.last_used_at = new Date();
     }
     req.agent = agent;
+    return true;
+  }
+
+  /** The digest comparison, once per key while its row stays cached. */
+  private matches(lookup: string, agent: KeyedAgent, key: string): boolean {
+    if (this.keyCache.verified(lookup, agent, key)) return true;
+    if (!verifySecret(key, agent.key_digest)) return false;
+    this.keyCache.markVerified(lookup, agent, key);
     return true;
   }
 }

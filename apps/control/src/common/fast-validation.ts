@@ -17,7 +17,7 @@ export interface FieldRule {
 export const uuid: FieldRule = { check: (v) => isUUID(v), required: true };
 export const string: FieldRule = { check: (v) => isString(v), required: true };
 export const text = (min: number, max: number, pattern?: RegExp): FieldRule => ({
-  check: (v) => length(v, min, max) && (!pattern || matches(v, pattern)),
+  check: (v) => length(v, min, max) && (!pattern || matches(v as string, pattern)),
   required: true,
 });
 export const integer = (min: number, max: number): FieldRule => ({ check: (v) => isInt(v) && (v as number) >= min && (v as number) <= max, required: true });
@@ -40,8 +40,7 @@ function copiesExactly(v: unknown): boolean {
 
 /** The validator of a DTO whose fields are exactly `rules`: a DTO instance built as the full path builds it, or undefined. */
 export function fastValidator<T extends object>(dto: new () => T, rules: Record<string, FieldRule>): (body: unknown) => T | undefined {
-  const names = Object.keys(rules);
-  const required = names.filter((name) => rules[name].required);
+  const required = Object.keys(rules).filter((name) => rules[name].required);
   return (body) => {
     if (!isPlainObject(body)) return undefined;
     for (const key in body) {

@@ -9,7 +9,7 @@ import { PreparedStatements } from '../database/prepared-statements';
 import { StatementBatcher } from '../database/statement-batcher';
 import { activePoliciesJson } from '../policies/policies.repository';
 import type { IntentKind } from './intent.entity';
-import { INSERT_COLUMNS, intentInsertValues, NewIntent } from './intents.repository';
+import { INSERT_COLUMNS, NewIntent } from './intents.repository';
 import { reserveStatement } from './reservations.repository';
 
 /** The budget figures a decision reads. */
@@ -55,17 +55,30 @@ export interface IntentAudit extends Omit<AuditEntry, 'snapshot'> {
   headroomPath: string[];
 }
 
-const AUDIT_ROW_COLUMNS = ['workspace_id', 'subject_type', 'subject_id', 'action', 'trace_id', 'snapshot', 'actor_type', 'actor_id'] as const;
-type AuditRow = unknown[];
+/** A simulation's audit row, as the batched insert reads it from JSON. */
+type AuditRow = { workspace_id: string; subject_type: string; subject_id: string; action: string; trace_id: string | null; snapshot: object; actor_type: string | null; actor_id: string | null };
+const AUDIT_ROW_TYPES = { workspace_id: 'uuid', subject_type: 'text', subject_id: 'uuid', action: 'text', trace_id: 'text', snapshot: 'jsonb', actor_type: 'text', actor_id: 'text' };
 
-/** SQL types of the intent columns, for the arrays a batched write unnests (JSON travels as text). */
+/** SQL types of the intent columns, for the JSON rows a batched write reads. */
 const INTENT_COLUMN_TYPES: Record<(typeof INSERT_COLUMNS)[number], string> = {
   id: 'uuid', workspace_id: 'uuid', agent_id: 'uuid', budget_id: 'uuid', kind: 'text', action_type: 'text', resource: 'text',
   amount_cents: 'bigint', currency: 'text', state: 'text', reserved_cents: 'bigint', idempotency_key: 'text', request_digest: 'text',
   http_status: 'integer', trace_id: 'text', spend_token_id: 'uuid', failure_reason: 'text', resolved_by_sub: 'text', resolved_at: 'timestamptz',
-  ledger_transaction_id: 'text', decision: 'text', decision_context: 'text', metadata: 'text', cosignature: 'text',
+  ledger_transaction_id: 'text', decision: 'jsonb', decision_context: 'jsonb', metadata: 'jsonb', cosignature: 'text',
   cosign_expires_at: 'timestamptz', cosign_consumed_at: 'timestamptz', consumed_by: 'text',
 };
+
+/**
+ * The rows of a batched statement, numbered `n` in order: they travel as one JSON array parameter
+ * (`$1`), so nested JSON is serialised once and parsed once instead of escaped per array element.
+ */
+function jsonRows(types: Record<string, string>): string {
+  const names = Object.keys(types);
+  return `ROWS FROM (jsonb_to_recordset($1::jsonb) AS (${names.map((c) => `${c} ${types[c]}`).join(', ')})) WITH ORDINALITY AS q(${names.join(', ')}, n)`;
+}
+
+/** The batched read's rows: a request's workspace, agent, budget, kind, idempotency key and advisory lock key. */
+const READ_TYPES = { ws: 'uuid', agent: 'uuid', budget: 'uuid', kind: 'text', key: 'text', lock: 'text' };
 
 interface IntentWrite {
   intent: NewIntent;
@@ -84,8 +97,12 @@ interface RawInputs {
 
 /** The columns of the inputs read, given SQL expressions for the request's workspace, agent, budget, kind, key and lock. */
 function inputColumns(q: Record<'workspace' | 'agent' | 'budget' | 'kind' | 'key' | 'locked', string>): string {
+  // The key's intent by the unique key (agent_id, kind, idempotency_key) alone: with workspace_id in
+  // the condition, a cached plan made while the table had no statistics scanned all the workspace's
+  // intents of the kind (index on workspace_id, kind), a cost growing with every intent. The agent
+  // read below checks the workspace, and a decision refuses an agent it does not find.
   return `${q.locked} AS locked,
-          (SELECT id FROM intents WHERE workspace_id = ${q.workspace} AND agent_id = ${q.agent} AND kind = ${q.kind} AND idempotency_key = ${q.key}) AS existing_id,
+          (SELECT id FROM intents WHERE agent_id = ${q.agent} AND kind = ${q.kind} AND idempotency_key = ${q.key}) AS existing_id,
           (SELECT json_build_object('status', a.status, 'mode', a.mode, 'scopes', a.scopes)
              FROM agents a WHERE a.workspace_id = ${q.workspace} AND a.id = ${q.agent}) AS agent,
           (SELECT json_build_object('id', b.id, 'status', b.status, 'currency', b.currency, 'budget_cents', b.budget_cents::text,
@@ -156,26 +173,29 @@ export class AuthorizationRepository {
       null,
       'control_decision_inputs_batch',
       `SELECT ${inputColumns({ workspace: 'q.ws', agent: 'q.agent', budget: 'q.budget', kind: 'q.kind', key: 'q.key', locked: 'CASE WHEN q.lock IS NULL THEN true ELSE pg_try_advisory_xact_lock(hashtextextended(q.lock, 0)) END' })}
-         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS q(ws, agent, budget, kind, key, lock, n)
+         FROM ${jsonRows(READ_TYPES)}
         ORDER BY q.n`,
-      [qs.map((q) => q.workspaceId), qs.map((q) => q.agentId), qs.map((q) => q.budgetId), qs.map((q) => q.kind), qs.map((q) => q.idempotencyKey), qs.map(lockKey)],
+      [JSON.stringify(qs.map((q) => ({ ws: q.workspaceId, agent: q.agentId, budget: q.budgetId, kind: q.kind, key: q.idempotencyKey, lock: lockKey(q) })))],
     );
   }
 
   /** A simulation's audit row, written before this resolves (in a batch with concurrent simulations' rows). */
   recordSimulation(workspaceId: string, entry: AuditEntry): Promise<void> {
-    return this.simulations.submit([workspaceId, entry.subject_type, entry.subject_id, entry.action, entry.trace_id, JSON.stringify(entry.snapshot), entry.actor?.type ?? null, entry.actor?.id ?? null]);
+    return this.simulations.submit({
+      workspace_id: workspaceId,
+      subject_type: entry.subject_type,
+      subject_id: entry.subject_id,
+      action: entry.action,
+      trace_id: entry.trace_id,
+      snapshot: entry.snapshot,
+      actor_type: entry.actor?.type ?? null,
+      actor_id: entry.actor?.id ?? null,
+    });
   }
 
   private async insertAuditRows(rows: AuditRow[]): Promise<void> {
-    await this.statements.run(
-      null,
-      'control_record_simulations',
-      `INSERT INTO audit_events (${AUDIT_ROW_COLUMNS.join(', ')})
-       SELECT w, st, sid, a, t, s::jsonb, at, aid
-         FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) AS u(w, st, sid, a, t, s, at, aid)`,
-      AUDIT_ROW_COLUMNS.map((_, c) => rows.map((row) => row[c])),
-    );
+    const columns = Object.keys(AUDIT_ROW_TYPES).join(', ');
+    await this.statements.run(null, 'control_record_simulations', `INSERT INTO audit_events (${columns}) SELECT ${columns} FROM ${jsonRows(AUDIT_ROW_TYPES)}`, [JSON.stringify(rows)]);
   }
 
   /**
@@ -194,34 +214,27 @@ export class AuthorizationRepository {
   }
 
   private writeIntents(writes: IntentWrite[]): Promise<RawRecorded[]> {
-    const rows = writes.map((w) => [
-      ...intentInsertValues(w.intent),
-      w.audit.subject_type,
-      w.audit.action,
-      JSON.stringify(w.audit.snapshot),
-      w.audit.headroomPath.join(','),
-      w.audit.actor?.type ?? null,
-      w.audit.actor?.id ?? null,
-    ]);
-    return this.statements.run<RawRecorded>(null, 'control_record_intents', WRITE_INTENTS, WRITE_TYPES.map((_, c) => rows.map((r) => r[c])));
+    const rows = writes.map(({ intent, audit }) => ({
+      ...intent,
+      a_subject_type: audit.subject_type,
+      a_action: audit.action,
+      a_snapshot: audit.snapshot,
+      a_path: audit.headroomPath,
+      a_actor_type: audit.actor?.type ?? null,
+      a_actor_id: audit.actor?.id ?? null,
+    }));
+    return this.statements.run<RawRecorded>(null, 'control_record_intents', WRITE_INTENTS, [JSON.stringify(rows)]);
   }
 }
 
-/** Element types of the batched write's arrays: the intent's columns, then its audit row's own fields. */
-const WRITE_TYPES: string[] = [...INSERT_COLUMNS.map((c) => INTENT_COLUMN_TYPES[c]), 'text', 'text', 'text', 'text', 'text', 'text'];
-const AUDIT_FIELDS = ['a_subject_type', 'a_action', 'a_snapshot', 'a_path', 'a_actor_type', 'a_actor_id'];
-const JSONB_COLUMNS = new Set(['decision', 'decision_context', 'metadata']);
+/** The batched write's rows: the intent's columns, then its audit row's own fields. */
+const WRITE_TYPES = { ...INTENT_COLUMN_TYPES, a_subject_type: 'text', a_action: 'text', a_snapshot: 'jsonb', a_path: 'text[]', a_actor_type: 'text', a_actor_id: 'text' };
 const intentValue = (c: (typeof INSERT_COLUMNS)[number]) =>
-  c === 'decision'
-    ? `CASE WHEN r.before IS NULL THEN q.decision::jsonb ELSE jsonb_set(q.decision::jsonb, '{headroom,session_remaining_cents}', to_jsonb(r.before)) END`
-    : JSONB_COLUMNS.has(c)
-      ? `q.${c}::jsonb`
-      : `q.${c}`;
+  c === 'decision' ? `CASE WHEN r.before IS NULL THEN q.decision ELSE jsonb_set(q.decision, '{headroom,session_remaining_cents}', to_jsonb(r.before)) END` : `q.${c}`;
 const WRITE_INTENTS = `
   WITH q AS (
-    SELECT * FROM unnest(${WRITE_TYPES.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})
-      WITH ORDINALITY AS q(${[...INSERT_COLUMNS, ...AUDIT_FIELDS].join(', ')}, n)
-  ), locked AS (
+    SELECT * FROM ${jsonRows(WRITE_TYPES)}
+  ), locked AS MATERIALIZED (
     SELECT b.id, b.workspace_id, b.agent_id, b.status, b.budget_cents - b.spent_cents - b.reserved_cents AS remaining
       FROM budgets b
      WHERE EXISTS (SELECT 1 FROM q WHERE q.reserved_cents > 0 AND q.budget_id = b.id AND q.workspace_id = b.workspace_id AND q.agent_id = b.agent_id)
@@ -249,7 +262,7 @@ const WRITE_INTENTS = `
     INSERT INTO audit_events (workspace_id, subject_type, subject_id, action, trace_id, snapshot, actor_type, actor_id)
     SELECT q.workspace_id, q.a_subject_type, q.id, q.a_action, q.trace_id,
            jsonb_set(jsonb_set(
-             CASE WHEN r.before IS NULL THEN q.a_snapshot::jsonb ELSE jsonb_set(q.a_snapshot::jsonb, string_to_array(q.a_path, ','), to_jsonb(r.before)) END,
+             CASE WHEN r.before IS NULL THEN q.a_snapshot ELSE jsonb_set(q.a_snapshot, q.a_path, to_jsonb(r.before)) END,
              '{created_at}', ${iso('i.created_at')}), '{updated_at}', ${iso('i.updated_at')}),
            q.a_actor_type, q.a_actor_id
       FROM intent i JOIN q ON q.id = i.id LEFT JOIN reserved r ON r.n = q.n

@@ -10,7 +10,6 @@ import { OpeningStatement } from '../common/transaction-opened-with';
 import { StatementPart } from '../idempotency/idempotency.repository';
 import { POSTING_COLUMNS } from '../postings/posting.columns';
 import { PostingEntity } from '../postings/posting.entity';
-import { TransactionPlan } from './transaction-plan';
 import { TransactionEntity } from './transaction.entity';
 
 /** An account as the write path holds it: locked, with its running totals. */
