@@ -4,13 +4,15 @@ import type { Logger } from 'pino';
 
 /**
  * A Redis client for request paths (rate limits, readiness): commands fail fast while Redis is
- * down instead of queueing, and the client keeps reconnecting in the background.
+ * down instead of queueing, and the client keeps reconnecting in the background. Commands issued
+ * in the same event-loop turn (concurrent requests' rate-limit checks) go out in one write.
  */
 export function createRedisClient(url: string, logger: Logger, name: string): Redis {
   const client = new Redis(url, {
     connectionName: name,
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
+    enableAutoPipelining: true,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
   });
   let reported = false;
