@@ -25,7 +25,7 @@ import { redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit
  * replica per core; the load is split evenly across them (latency figures are the worst replica's).
  * The database commits synchronously (`synchronous_commit = on`): an authorization is durable when answered.
  * Each HTTP run also reports per request what depends less on how loaded the machine is: the service's CPU
- * time and Postgres round trips (counted in the service by the ledger bench's preload) and the CPU time of
+ * time and Postgres round trips (counted in the service by service-costs.preload.js) and the CPU time of
  * the Postgres backends serving the bench database.
  */
 
@@ -181,7 +181,7 @@ async function main(): Promise<void> {
   const serviceEnv = (replica: number) => ({
     ...env,
     BENCH_ROUND_TRIPS_FILE: costFile(replica),
-    NODE_OPTIONS: `--require ${path.join(__dirname, 'ledger-round-trips.preload.js')} ${process.env.BENCH_NODE_OPTIONS ?? ''}`,
+    NODE_OPTIONS: `--require ${path.join(__dirname, 'service-costs.preload.js')} ${process.env.BENCH_NODE_OPTIONS ?? ''}`,
     ...(process.env.BENCH_CPU_PROF && { BENCH_CPU_PROF_FILE: process.env.BENCH_CPU_PROF + (replica ? `.${replica}` : '') }),
   });
   const pg = new Client({ connectionString: db.url });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { parseCents } from '../common/cents.transformer';
-import { PreparedStatements } from '../database/prepared-statements';
+import { preparedQuery } from '@bursar/service-kit';
 import { StatementBatcher } from '../database/statement-batcher';
 
 type RawIntent = { state: string | null; amount_cents: string | null; consumed: boolean };
@@ -18,12 +18,10 @@ export interface SpendableIntent {
  */
 @Injectable()
 export class CosignaturesRepository {
-  private readonly statements: PreparedStatements;
   /** Verifications are read-only and frequent: concurrent ones share one statement. */
   private readonly reads = new StatementBatcher<{ workspaceId: string; intentId: string }, RawIntent>((keys) =>
-    this.statements.run<RawIntent>(
-      null,
-      'control_cosigned_intents',
+    preparedQuery<RawIntent>(
+      this.dataSource,
       `SELECT i.state, i.amount_cents::text AS amount_cents, i.cosign_consumed_at IS NOT NULL AS consumed
          FROM unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS q(ws, id, n)
          LEFT JOIN intents i ON i.workspace_id = q.ws AND i.id = q.id
@@ -35,9 +33,8 @@ export class CosignaturesRepository {
   /** Consumes of different intents share one statement; two of one intent never do (the second then finds it spent). */
   private readonly consumes = new StatementBatcher<{ workspaceId: string; intentId: string; amountCents: number; consumedBy: string | null }, boolean>(
     async (items) => {
-      const won = await this.statements.run<{ n: string }>(
-        null,
-        'control_consume_cosignatures',
+      const won = await preparedQuery<{ n: string }>(
+        this.dataSource,
         `UPDATE intents i SET cosign_consumed_at = now(), consumed_by = q.consumed_by, updated_at = now()
            FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::text[]) WITH ORDINALITY AS q(ws, id, amount, consumed_by, n)
           WHERE i.workspace_id = q.ws AND i.id = q.id AND i.amount_cents = q.amount AND i.state = 'pending' AND i.cosign_consumed_at IS NULL
@@ -50,9 +47,7 @@ export class CosignaturesRepository {
     { conflictKey: (c) => c.intentId },
   );
 
-  constructor(dataSource: DataSource) {
-    this.statements = new PreparedStatements(dataSource);
-  }
+  constructor(private readonly dataSource: DataSource) {}
 
   async find(workspaceId: string, intentId: string): Promise<SpendableIntent | null> {
     const row = await this.reads.submit({ workspaceId, intentId });

@@ -5,7 +5,7 @@ import type { AgentMode } from '../agents/agent-key';
 import type { AuditEntry } from '../audit/audit.repository';
 import type { BudgetStatus } from '../budgets/budget.entity';
 import { parseCents } from '../common/cents.transformer';
-import { PreparedStatements } from '../database/prepared-statements';
+import { preparedQuery } from '@bursar/service-kit';
 import { StatementBatcher } from '../database/statement-batcher';
 import { activePoliciesJson } from '../policies/policies.repository';
 import type { IntentKind } from './intent.entity';
@@ -134,7 +134,6 @@ const iso = (column: string) => `to_jsonb(to_char(${column} AT TIME ZONE 'UTC', 
  */
 @Injectable()
 export class AuthorizationRepository {
-  private readonly statements: PreparedStatements;
   /** Reads outside transactions, batched: concurrent decisions share one round trip. */
   private readonly reads = new StatementBatcher<InputsQuery, RawInputs>((qs) => this.readInputs(qs));
   /** Simulations' audit rows, batched: each waits for its own row, concurrent ones share the commit. */
@@ -146,9 +145,7 @@ export class AuthorizationRepository {
   /** Authorization writes, batched: several reservations of one budget share a statement. */
   private readonly writes = new StatementBatcher<IntentWrite, RawRecorded>((ws) => this.writeIntents(ws));
 
-  constructor(dataSource: DataSource) {
-    this.statements = new PreparedStatements(dataSource);
-  }
+  constructor(private readonly dataSource: DataSource) {}
 
   /**
    * With an idempotency key, also takes the key's advisory lock for `em`'s transaction, or without
@@ -158,9 +155,8 @@ export class AuthorizationRepository {
   async inputs(em: EntityManager | null, q: InputsQuery): Promise<DecisionInputs> {
     if (!em) return toInputs(await this.reads.submit(q));
     const key = lockKey(q);
-    const [row] = await this.statements.run<RawInputs>(
+    const [row] = await preparedQuery<RawInputs>(
       em,
-      'control_decision_inputs',
       `SELECT ${inputColumns({ workspace: '$1', agent: '$2', budget: '$3', kind: '$4', key: '$5', locked: key ? 'pg_try_advisory_xact_lock(hashtextextended($6, 0))' : 'true' })}`,
       [q.workspaceId, q.agentId, q.budgetId, q.kind, q.idempotencyKey, ...(key ? [key] : [])],
     );
@@ -169,9 +165,8 @@ export class AuthorizationRepository {
 
   /** One row per query, in order. Two queries of one key in a batch both see it free (advisory locks are per session); the intents' unique key settles them. */
   private readInputs(qs: InputsQuery[]): Promise<RawInputs[]> {
-    return this.statements.run<RawInputs>(
-      null,
-      'control_decision_inputs_batch',
+    return preparedQuery<RawInputs>(
+      this.dataSource,
       `SELECT ${inputColumns({ workspace: 'q.ws', agent: 'q.agent', budget: 'q.budget', kind: 'q.kind', key: 'q.key', locked: 'CASE WHEN q.lock IS NULL THEN true ELSE pg_try_advisory_xact_lock(hashtextextended(q.lock, 0)) END' })}
          FROM ${jsonRows(READ_TYPES)}
         ORDER BY q.n`,
@@ -195,7 +190,7 @@ export class AuthorizationRepository {
 
   private async insertAuditRows(rows: AuditRow[]): Promise<void> {
     const columns = Object.keys(AUDIT_ROW_TYPES).join(', ');
-    await this.statements.run(null, 'control_record_simulations', `INSERT INTO audit_events (${columns}) SELECT ${columns} FROM ${jsonRows(AUDIT_ROW_TYPES)}`, [JSON.stringify(rows)]);
+    await preparedQuery(this.dataSource, `INSERT INTO audit_events (${columns}) SELECT ${columns} FROM ${jsonRows(AUDIT_ROW_TYPES)}`, [JSON.stringify(rows)]);
   }
 
   /**
@@ -223,7 +218,7 @@ export class AuthorizationRepository {
       a_actor_type: audit.actor?.type ?? null,
       a_actor_id: audit.actor?.id ?? null,
     }));
-    return this.statements.run<RawRecorded>(null, 'control_record_intents', WRITE_INTENTS, [JSON.stringify(rows)]);
+    return preparedQuery<RawRecorded>(this.dataSource, WRITE_INTENTS, [JSON.stringify(rows)]);
   }
 }
 
