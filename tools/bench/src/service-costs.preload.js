@@ -1,9 +1,8 @@
 /*
  * Preloaded into the benchmarked service (NODE_OPTIONS=--require) by ledger-bench.ts and
  * control-bench.ts: counts the service's database round trips (every pg Client#query call is one)
- * and keeps the running total
- * in BENCH_ROUND_TRIPS_FILE, followed by the service's CPU time so far (microseconds, user +
- * system), which the benchmark reads between scenarios; with BENCH_CPU_PROF_FILE
+ * and keeps the running total in BENCH_ROUND_TRIPS_FILE, followed by the service's CPU time so far
+ * (microseconds, user + system), which the benchmark reads between runs; with BENCH_CPU_PROF_FILE
  * it also records a CPU profile of the whole run (NODE_OPTIONS may not carry --cpu-prof). Plain JS
  * because it loads before the TypeScript register hook.
  */
