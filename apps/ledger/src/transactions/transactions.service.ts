@@ -128,12 +128,14 @@ export class TransactionsService {
     pending: PendingKey | null = null,
   ): Promise<WriteResult> {
     const plan = this.planOf(body, key);
-    const respond = (outcome: WriteOutcome) => this.expandWritten(presentOutcome(outcome), outcome, expand);
+    // A written outcome is presented once for its event, its stored answer and the response.
+    const presented = rememberLast(presentOutcome);
+    const respond = rememberLast((outcome: WriteOutcome) => this.expandWritten(presented(outcome), outcome, expand));
     try {
       const outcome = await this.batcher.submit(
         scope,
         plan,
-        (written) => [{ type: 'transaction.created', resourceId: written.transaction.id, data: presentOutcome(written) }],
+        (written) => [{ type: 'transaction.created', resourceId: written.transaction.id, data: presented(written) }],
         pending && { pending, respond },
       );
       return { transaction: respond(outcome), replayed: false };
@@ -322,6 +324,15 @@ export class TransactionsService {
       ...(expand.has('balances') && { balances: balancesOf(outcome.touched) }),
     });
   }
+}
+
+/** `f` remembering its answer for the last argument it was given (by identity). */
+function rememberLast<A extends object, R>(f: (a: A) => R): (a: A) => R {
+  let last: { arg: A; answer: R } | undefined;
+  return (arg) => {
+    if (last?.arg !== arg) last = { arg, answer: f(arg) };
+    return last.answer;
+  };
 }
 
 /** A fresh write's view: no reversal can exist yet. */
