@@ -1,6 +1,10 @@
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { Registry } from 'prom-client';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { createRedisClient, REDIS_COMMAND_TIMEOUT_MS } from '../redis/redis-connection';
 import { rateLimitHeaders, RedisRateLimiter } from './redis-rate-limiter';
 
 describe('RedisRateLimiter', () => {
@@ -25,6 +29,30 @@ describe('RedisRateLimiter', () => {
     expect((await limiter.hit('k', 1, 50)).allowed).toBe(false);
     await new Promise((r) => setTimeout(r, 80));
     expect((await limiter.hit('k', 1, 50)).allowed).toBe(true);
+  });
+
+  it('lets a request through once Redis is slower than the command timeout of the request client', async () => {
+    // A server that completes the client's handshake (CLIENT ..., INFO) and never answers a script.
+    const silent = createServer((socket) =>
+      socket.on('data', (data) => {
+        for (const command of data.toString().split(/\*\d+\r\n/).slice(1)) {
+          const name = command.split('\r\n')[1].toLowerCase();
+          if (name === 'info') socket.write('$9\r\nloading:0\r\n');
+          else if (name === 'client') socket.write('+OK\r\n');
+        }
+      }),
+    );
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    const client = createRedisClient(`redis://127.0.0.1:${port}`, pino({ level: 'silent' }), 'test');
+    await new Promise((resolve) => client.once('ready', resolve));
+    const started = Date.now();
+    const decision = await new RedisRateLimiter(client, 'test').hit('k', 1, 1000);
+    expect(decision).toMatchObject({ allowed: true, degraded: true });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(REDIS_COMMAND_TIMEOUT_MS - 10);
+    expect(Date.now() - started).toBeLessThan(REDIS_COMMAND_TIMEOUT_MS + 500);
+    client.disconnect();
+    silent.close();
   });
 
   it('lets requests through when Redis is unreachable', async () => {
