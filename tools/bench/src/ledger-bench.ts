@@ -178,7 +178,7 @@ async function main(): Promise<void> {
   const serviceEnv = (replica: number) => ({
     ...env,
     BENCH_ROUND_TRIPS_FILE: roundTripsFile(replica),
-    NODE_OPTIONS: `--require ${path.join(__dirname, 'service-costs.preload.js')}`,
+    NODE_OPTIONS: `--require ${path.join(__dirname, 'service-costs.preload.js')} ${process.env.BENCH_NODE_OPTIONS ?? ''}`,
     ...(process.env.BENCH_CPU_PROF && { BENCH_CPU_PROF_FILE: process.env.BENCH_CPU_PROF + (replica ? `.${replica}` : '') }),
   });
   const pg = new Client({ connectionString: db.url });
