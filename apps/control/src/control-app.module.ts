@@ -35,6 +35,12 @@ export class ControlAppModule {
       imports: [
         ServiceKitModule.forRoot({ serviceName: 'control', logger, redisUrl: settings.REDIS_URL }),
         TypeOrmModule.forRoot({ ...controlDataSourceOptions(settings.CONTROL_DATABASE_URL), retryAttempts: 0 }),
+        // Express tries routes in the order they were registered, one pattern match each, so the
+        // busiest (authorizations, simulations, cosignature checks) go first. No other module's
+        // route shares their paths.
+        ActionsModule,
+        PaymentIntentsModule,
+        CosignModule,
         RateLimitModule,
         AuditModule,
         WebhooksModule,
@@ -46,9 +52,6 @@ export class ControlAppModule {
         InvitationsModule,
         PolicyModulesModule,
         PoliciesModule,
-        CosignModule,
-        ActionsModule,
-        PaymentIntentsModule,
         ApprovalsModule,
         FundsModule,
         PolicyPreviewsModule,

@@ -32,12 +32,14 @@ export class LedgerAppModule {
       imports: [
         ServiceKitModule.forRoot({ serviceName: 'ledger', logger, redisUrl: settings.REDIS_URL }),
         TypeOrmModule.forRoot({ ...ledgerDataSourceOptions(settings.LEDGER_DATABASE_URL), retryAttempts: 0 }),
+        // Express tries routes in the order they were registered, one pattern match each, so the
+        // busiest (new transactions) go first. No other module's route shares their paths.
+        TransactionsModule,
         EventsModule,
         WebhooksModule,
         AccountTemplatesModule,
         AccountsModule,
         BalancesModule,
-        TransactionsModule,
         PostingsModule,
         PeriodsModule,
         ReportsModule,

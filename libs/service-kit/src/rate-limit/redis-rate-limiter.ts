@@ -57,13 +57,21 @@ export interface RedisRateLimiterOptions {
   logger?: Logger;
   /** Where the `rate_limiter_unavailable_total` counter is registered. */
   registry?: Registry;
+  /** Longest wait for Redis before failing open (default RATE_LIMIT_TIMEOUT_MS). */
+  timeoutMs?: number;
 }
+
+/**
+ * How long a request waits for its rate-limit answer. Bounded per check, not on the shared client,
+ * so a slow moment never makes the readiness probe report Redis down.
+ */
+export const RATE_LIMIT_TIMEOUT_MS = 250;
 
 type WithScript = Redis & { bursarTokenBucket(key: string, ...args: number[]): Promise<[number, number, number, number]> };
 
 /**
- * A rate limiter shared by all replicas through Redis. When Redis cannot answer (down, or slower
- * than the client's command timeout, see createRedisClient), it fails open: the request is allowed, a warning is logged once per outage and
+ * A rate limiter shared by all replicas through Redis. When Redis cannot answer (down, slow),
+ * it fails open: the request is allowed, a warning is logged once per outage and
  * `rate_limiter_unavailable_total` counts the skipped checks, so losing Redis never stops traffic.
  */
 export class RedisRateLimiter {
@@ -96,7 +104,9 @@ export class RedisRateLimiter {
 
   async consume(key: string, rule: RateLimitRule, cost = 1): Promise<RateLimitDecision> {
     try {
-      const [allowed, remaining, retryMs, resetMs] = await this.redis.bursarTokenBucket(`${this.options.prefix}:${key}`, rule.limit, rule.windowMs, cost);
+      const [allowed, remaining, retryMs, resetMs] = await this.withTimeout(
+        this.redis.bursarTokenBucket(`${this.options.prefix}:${key}`, rule.limit, rule.windowMs, cost),
+      );
       if (this.outage) this.options.logger?.info('rate limiter: redis reachable again, limits enforced');
       this.outage = false;
       return {
@@ -115,6 +125,15 @@ export class RedisRateLimiter {
       this.outage = true;
       return { allowed: true, limit: rule.limit, remaining: rule.limit, resetSeconds: 0, retryAfterSeconds: 0, degraded: true };
     }
+  }
+
+  private withTimeout<T>(promise: Promise<T>): Promise<T> {
+    const ms = this.options.timeoutMs ?? RATE_LIMIT_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`redis did not answer within ${ms} ms`)), ms);
+    });
+    return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
   }
 }
 

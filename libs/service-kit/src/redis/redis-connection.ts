@@ -2,14 +2,10 @@ import { once } from 'node:events';
 import Redis from 'ioredis';
 import type { Logger } from 'pino';
 
-/** Longest a request waits for a Redis answer before its caller gives up (rate limits then fail open). */
-export const REDIS_COMMAND_TIMEOUT_MS = 250;
-
 /**
  * A Redis client for request paths (rate limits, readiness): commands fail fast while Redis is
- * down instead of queueing, a slow answer times out, and the client keeps reconnecting in the
- * background. Commands issued in the same event-loop turn (concurrent requests' rate-limit
- * checks) go out in one write.
+ * down instead of queueing, and the client keeps reconnecting in the background. Commands issued
+ * in the same event-loop turn (concurrent requests' rate-limit checks) go out in one write.
  */
 export function createRedisClient(url: string, logger: Logger, name: string): Redis {
   const client = new Redis(url, {
@@ -17,7 +13,6 @@ export function createRedisClient(url: string, logger: Logger, name: string): Re
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
     enableAutoPipelining: true,
-    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
   });
   let reported = false;
