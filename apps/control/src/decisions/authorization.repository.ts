@@ -55,6 +55,11 @@ export interface IntentAudit extends Omit<AuditEntry, 'snapshot'> {
   headroomPath: string[];
 }
 
+/** The columns an audit row takes from its entry, beside its workspace, subject id and trace. */
+function auditColumns(entry: Pick<AuditEntry, 'subject_type' | 'action' | 'snapshot' | 'actor'>) {
+  return { subject_type: entry.subject_type, action: entry.action, snapshot: entry.snapshot, actor_type: entry.actor?.type ?? null, actor_id: entry.actor?.id ?? null };
+}
+
 /** A simulation's audit row, as the batched insert reads it from JSON. */
 type AuditRow = { workspace_id: string; subject_type: string; subject_id: string; action: string; trace_id: string | null; snapshot: object; actor_type: string | null; actor_id: string | null };
 const AUDIT_ROW_TYPES = { workspace_id: 'uuid', subject_type: 'text', subject_id: 'uuid', action: 'text', trace_id: 'text', snapshot: 'jsonb', actor_type: 'text', actor_id: 'text' };
@@ -176,16 +181,7 @@ export class AuthorizationRepository {
 
   /** A simulation's audit row, written before this resolves (in a batch with concurrent simulations' rows). */
   recordSimulation(workspaceId: string, entry: AuditEntry): Promise<void> {
-    return this.simulations.submit({
-      workspace_id: workspaceId,
-      subject_type: entry.subject_type,
-      subject_id: entry.subject_id,
-      action: entry.action,
-      trace_id: entry.trace_id,
-      snapshot: entry.snapshot,
-      actor_type: entry.actor?.type ?? null,
-      actor_id: entry.actor?.id ?? null,
-    });
+    return this.simulations.submit({ workspace_id: workspaceId, subject_id: entry.subject_id, trace_id: entry.trace_id, ...auditColumns(entry) });
   }
 
   private async insertAuditRows(rows: AuditRow[]): Promise<void> {
@@ -209,15 +205,10 @@ export class AuthorizationRepository {
   }
 
   private writeIntents(writes: IntentWrite[]): Promise<RawRecorded[]> {
-    const rows = writes.map(({ intent, audit }) => ({
-      ...intent,
-      a_subject_type: audit.subject_type,
-      a_action: audit.action,
-      a_snapshot: audit.snapshot,
-      a_path: audit.headroomPath,
-      a_actor_type: audit.actor?.type ?? null,
-      a_actor_id: audit.actor?.id ?? null,
-    }));
+    const rows = writes.map(({ intent, audit }) => {
+      const own = Object.entries(auditColumns(audit)).map(([column, value]) => [`a_${column}`, value]);
+      return { ...intent, ...Object.fromEntries(own), a_path: audit.headroomPath };
+    });
     return preparedQuery<RawRecorded>(this.dataSource, WRITE_INTENTS, [JSON.stringify(rows)]);
   }
 }
