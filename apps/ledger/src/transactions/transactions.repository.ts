@@ -228,8 +228,11 @@ export class TransactionsRepository {
          ORDER BY z.n
          RETURNING 1
        ), v AS (
+         -- The cardinality test is checked once, before any scan: a write voiding nothing (most) reads no postings,
+         -- whatever plan the statement was given when the table was small.
          UPDATE postings SET voided_at = clock_timestamp()
-         WHERE postings.id = ANY($25::bigint[]) AND postings.pending AND postings.voided_at IS NULL AND EXISTS (SELECT 1 FROM t)
+         WHERE cardinality($25::bigint[]) > 0 AND postings.id = ANY($25::bigint[]) AND postings.pending AND postings.voided_at IS NULL
+           AND EXISTS (SELECT 1 FROM t)
          RETURNING 1
        ), b AS (
          ${MOVE_BALANCES}
@@ -247,8 +250,7 @@ export class TransactionsRepository {
        SELECT
          (SELECT coalesce(json_agg(t.id), '[]') FROM t) AS transactions,
          (SELECT coalesce(json_agg(r.id), '[]') FROM r) AS refs,
-         ${keys ? `(SELECT coalesce(json_agg(k.n), '[]') FROM k)` : `'[]'::json`} AS keys,
-         (SELECT count(*) FROM p) + (SELECT count(*) FROM v) + (SELECT count(*) FROM b) + (SELECT count(*) FROM e) AS moved`,
+         ${keys ? `(SELECT coalesce(json_agg(k.n), '[]') FROM k)` : `'[]'::json`} AS keys`,
       [
         scope.ledgerId,
         rows.now,
