@@ -8,6 +8,7 @@ import { rejectUnusableInput } from './http/unusable-input.middleware';
 import { READINESS_CHECKS, ReadinessCheck } from './health/readiness-check';
 import { MetricsController } from './observability/metrics.controller';
 import { MetricsService } from './observability/metrics.service';
+import { RateLimiters } from './rate-limit/rate-limiters';
 import { createRedisClient, pingRedis, REDIS } from './redis/redis-connection';
 
 export const LOGGER = Symbol('LOGGER');
@@ -52,6 +53,11 @@ export class ServiceKitModule implements NestModule {
           useFactory: () => createRedisClient(options.redisUrl, options.logger, `${options.serviceName}-app`),
         },
         {
+          provide: RateLimiters,
+          inject: [REDIS, MetricsService],
+          useFactory: (redis: Redis, metrics: MetricsService) => new RateLimiters(redis, options.logger, metrics.registry),
+        },
+        {
           provide: READINESS_CHECKS,
           inject: [REDIS, { token: DataSource, optional: true }],
           useFactory: (redis: Redis, dataSource?: DataSource): ReadinessCheck[] => [
@@ -60,7 +66,7 @@ export class ServiceKitModule implements NestModule {
           ],
         },
       ],
-      exports: [LOGGER, REDIS, MetricsService],
+      exports: [LOGGER, REDIS, MetricsService, RateLimiters],
     };
   }
 }

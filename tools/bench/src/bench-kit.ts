@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import type autocannon from 'autocannon';
 import { createTestDatabase, SWC_REGISTER, TestDatabase } from '@bursar/testing';
 
 /*
@@ -8,6 +9,14 @@ import { createTestDatabase, SWC_REGISTER, TestDatabase } from '@bursar/testing'
  */
 
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
+
+/** Totals and worst values over the load generators of one run, one per service replica. */
+export function overReplicas(results: autocannon.Result[]) {
+  return {
+    sum: (f: (r: autocannon.Result) => number) => results.reduce((t, r) => t + f(r), 0),
+    worst: (f: (r: autocannon.Result) => number) => Math.max(...results.map(f)),
+  };
+}
 
 /** A fresh database on BENCH_DATABASE_URL's server (default the local one), dropped by `drop()`. */
 export function scratchDatabase(label: string): Promise<TestDatabase> {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { digestSecret, generateSecretKey, randomToken } from '@bursar/crypto';
 import { startAppProcess } from '@bursar/testing';
-import { redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit';
+import { overReplicas, redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit';
 
 /*
  * `pnpm bench:control`: the real control service (a child process) on a scratch database, loaded
@@ -152,8 +152,7 @@ async function load(pg: Client, bases: string[], run: Run): Promise<void> {
       }),
     ),
   );
-  const sum = (f: (r: autocannon.Result) => number) => results.reduce((t, r) => t + f(r), 0);
-  const worst = (f: (r: autocannon.Result) => number) => Math.max(...results.map(f));
+  const { sum, worst } = overReplicas(results);
   const after = await costs(pg, bases.length);
   const answered = sum((r) => r.requests.total);
   report(run.title + (bases.length > 1 ? ` [${bases.length} replicas]` : ''), {

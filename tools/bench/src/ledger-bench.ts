@@ -6,7 +6,7 @@ import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { generateSecretKey } from '@bursar/crypto';
 import { startAppProcess } from '@bursar/testing';
-import { ledgerBenchClient, redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit';
+import { ledgerBenchClient, overReplicas, redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit';
 
 /*
  * `pnpm bench:ledger`: the real ledger service on a scratch database, loaded with two-posting
@@ -130,8 +130,7 @@ async function run(baseUrls: string[], token: string, scenario: Scenario) {
     .map((url, r) => ({ url, connections: Math.floor(scenario.connections / baseUrls.length) + (r < scenario.connections % baseUrls.length ? 1 : 0) }))
     .filter((share) => share.connections > 0);
   const results = await Promise.all(shares.map((share) => runOne(share.url, token, { ...scenario, connections: share.connections })));
-  const sum = (f: (r: autocannon.Result) => number) => results.reduce((t, r) => t + f(r), 0);
-  const worst = (f: (r: autocannon.Result) => number) => Math.max(...results.map(f));
+  const { sum, worst } = overReplicas(results);
   return {
     ok: sum((r) => r['2xx']),
     duration: worst((r) => r.duration),

@@ -4,7 +4,7 @@ import type { Agent } from '../agents/agent.entity';
 import { AuditService } from '../audit/audit.service';
 import { notFound, unprocessable } from '../common/control-errors';
 import { ListQueryDto, mapPage } from '../common/pagination';
-import { presentSpendToken } from '../spend-tokens/spend-token.presenter';
+import { spendTokenAudit } from '../spend-tokens/spend-token.presenter';
 import { SpendTokensRepository } from '../spend-tokens/spend-tokens.repository';
 import { Budget } from './budget.entity';
 import { BudgetErrors } from './budget.errors';
@@ -99,14 +99,7 @@ export class BudgetsService {
       }
       await this.record(em, budget, 'session.closed', traceId);
       for (const token of await this.tokens.voidUnused(em, agent.workspace_id, agent.id, id)) {
-        await this.audit.append(em, agent.workspace_id, {
-          subject_type: 'SpendToken',
-          subject_id: token.id,
-          action: 'spend_token.voided',
-          trace_id: traceId,
-          snapshot: presentSpendToken(token),
-          actor: { type: 'agent', id: agent.id },
-        });
+        await this.audit.append(em, agent.workspace_id, spendTokenAudit(agent, token, 'spend_token.voided', traceId));
       }
       return budget;
     });

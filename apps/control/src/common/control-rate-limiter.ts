@@ -1,9 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
-import type Redis from 'ioredis';
 import { sha256Hex } from '@bursar/crypto';
-import { LOGGER, MetricsService, rateLimitHeaders, REDIS, RedisRateLimiter } from '@bursar/service-kit';
-import type { Logger } from 'pino';
+import { RateLimiters, rateLimitHeaders, RedisRateLimiter } from '@bursar/service-kit';
 import { ControlSettings } from '../config/control.settings';
 import { RateLimitErrors } from './rate-limit.errors';
 
@@ -19,12 +17,10 @@ export class ControlRateLimiter {
   private readonly limiter: RedisRateLimiter;
 
   constructor(
-    @Inject(REDIS) redis: Redis,
-    @Inject(LOGGER) logger: Logger,
-    metrics: MetricsService,
+    limiters: RateLimiters,
     private readonly settings: ControlSettings,
   ) {
-    this.limiter = new RedisRateLimiter(redis, { prefix: 'control:rl', logger, registry: metrics.registry });
+    this.limiter = limiters.named('control:rl');
   }
 
   agent(agentId: string, res: Response): Promise<void> {

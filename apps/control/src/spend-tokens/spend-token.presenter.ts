@@ -1,3 +1,5 @@
+import type { Agent } from '../agents/agent.entity';
+import type { AuditEntry } from '../audit/audit.repository';
 import { SpendToken, SpendTokenStatus } from './spend-token.entity';
 
 /** An issued token past its expiry reads as `expired` even before a sweep rewrites its row. */
@@ -19,5 +21,17 @@ export function presentSpendToken(token: SpendToken) {
     consumed_at: token.consumed_at,
     created_at: token.created_at,
     updated_at: token.updated_at,
+  };
+}
+
+/** The audit entry of something the agent did to its token (`spend_token.issued`, `spend_token.voided`). */
+export function spendTokenAudit(agent: Agent, token: SpendToken, action: string, traceId: string): AuditEntry {
+  return {
+    subject_type: 'SpendToken',
+    subject_id: token.id,
+    action,
+    trace_id: traceId,
+    snapshot: presentSpendToken(token),
+    actor: { type: 'agent', id: agent.id },
   };
 }

@@ -7,7 +7,7 @@ import { notFound, unprocessable } from '../common/control-errors';
 import { ListQueryDto, mapPage } from '../common/pagination';
 import { MintSpendTokenDto } from './dto/mint-spend-token.dto';
 import { SpendToken } from './spend-token.entity';
-import { presentSpendToken } from './spend-token.presenter';
+import { presentSpendToken, spendTokenAudit } from './spend-token.presenter';
 import { SpendTokensRepository } from './spend-tokens.repository';
 
 // Payment evaluation reads token status through here.
@@ -35,14 +35,7 @@ export class SpendTokensService {
         counterparty: dto.counterparty ?? null,
         expires_at: expiresAt,
       });
-      await this.audit.append(em, agent.workspace_id, {
-        subject_type: 'SpendToken',
-        subject_id: token.id,
-        action: 'spend_token.issued',
-        trace_id: traceId,
-        snapshot: presentSpendToken(token),
-        actor: { type: 'agent', id: agent.id },
-      });
+      await this.audit.append(em, agent.workspace_id, spendTokenAudit(agent, token, 'spend_token.issued', traceId));
       return token;
     });
   }

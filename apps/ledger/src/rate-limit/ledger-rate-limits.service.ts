@@ -1,8 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import type Redis from 'ioredis';
-import type { Logger } from 'pino';
-import { LOGGER, MetricsService, rateLimitHeaders, REDIS, RedisRateLimiter } from '@bursar/service-kit';
+import { RateLimiters, rateLimitHeaders, RedisRateLimiter } from '@bursar/service-kit';
 import { AccessGrant } from '../auth/access-token.service';
 import { LedgerErrors } from '../common/ledger-errors';
 import { LedgerSettings } from '../config/ledger.settings';
@@ -21,12 +19,10 @@ export class LedgerRateLimits {
   private readonly limiter: RedisRateLimiter;
 
   constructor(
-    @Inject(REDIS) redis: Redis,
-    @Inject(LOGGER) logger: Logger,
-    metrics: MetricsService,
+    limiters: RateLimiters,
     private readonly settings: LedgerSettings,
   ) {
-    this.limiter = new RedisRateLimiter(redis, { prefix: 'ledger:rl', logger, registry: metrics.registry });
+    this.limiter = limiters.named('ledger:rl');
   }
 
   /** Counts the request against its client; sets the X-RateLimit-* headers, or throws 429 `rate_limited`. */
