@@ -128,6 +128,14 @@ function toInputs(row: RawInputs): DecisionInputs {
   return { locked: row.locked, existingId: row.existing_id, agent: row.agent, budget, policiesJson: row.policies };
 }
 
+/** The batched inputs read (rows of READ_TYPES), one result row per request in order. */
+const READ_INPUTS = `SELECT ${inputColumns({ workspace: 'q.ws', agent: 'q.agent', budget: 'q.budget', kind: 'q.kind', key: 'q.key', locked: 'CASE WHEN q.lock IS NULL THEN true ELSE pg_try_advisory_xact_lock(hashtextextended(q.lock, 0)) END' })}
+  FROM ${jsonRows(READ_TYPES)}
+ ORDER BY q.n`;
+
+const AUDIT_COLUMNS = Object.keys(AUDIT_ROW_TYPES).join(', ');
+const INSERT_AUDIT_ROWS = `INSERT INTO audit_events (${AUDIT_COLUMNS}) SELECT ${AUDIT_COLUMNS} FROM ${jsonRows(AUDIT_ROW_TYPES)}`;
+
 const ISO_MS = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 const iso = (column: string) => `to_jsonb(to_char(${column} AT TIME ZONE 'UTC', ${ISO_MS}))`;
 
@@ -172,9 +180,7 @@ export class AuthorizationRepository {
   private readInputs(qs: InputsQuery[]): Promise<RawInputs[]> {
     return preparedQuery<RawInputs>(
       this.dataSource,
-      `SELECT ${inputColumns({ workspace: 'q.ws', agent: 'q.agent', budget: 'q.budget', kind: 'q.kind', key: 'q.key', locked: 'CASE WHEN q.lock IS NULL THEN true ELSE pg_try_advisory_xact_lock(hashtextextended(q.lock, 0)) END' })}
-         FROM ${jsonRows(READ_TYPES)}
-        ORDER BY q.n`,
+      READ_INPUTS,
       [JSON.stringify(qs.map((q) => ({ ws: q.workspaceId, agent: q.agentId, budget: q.budgetId, kind: q.kind, key: q.idempotencyKey, lock: lockKey(q) })))],
     );
   }
@@ -185,8 +191,7 @@ export class AuthorizationRepository {
   }
 
   private async insertAuditRows(rows: AuditRow[]): Promise<void> {
-    const columns = Object.keys(AUDIT_ROW_TYPES).join(', ');
-    await preparedQuery(this.dataSource, `INSERT INTO audit_events (${columns}) SELECT ${columns} FROM ${jsonRows(AUDIT_ROW_TYPES)}`, [JSON.stringify(rows)]);
+    await preparedQuery(this.dataSource, INSERT_AUDIT_ROWS, [JSON.stringify(rows)]);
   }
 
   /**

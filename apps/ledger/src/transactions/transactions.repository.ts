@@ -125,6 +125,8 @@ function lockAccountsSql(ledger: string, ids: string, postings: string): string 
     FOR NO KEY UPDATE OF a, b`;
 }
 
+const LOCK_ACCOUNTS = lockAccountsSql('$1', '$2::text[]', '$3::int');
+
 function lockedMap(rows: LockedRow[]): Map<string, LockedAccount> {
   return new Map(rows.map((r) => [r.id, { ...r, overdraftLimit: BigInt(r.overdraftLimit), totals: totalsOf(r) }]));
 }
@@ -161,7 +163,7 @@ export class TransactionsRepository {
    * ids and the write time (see Book). Absent ids are simply missing.
    */
   async lockAccounts(manager: EntityManager, scope: LedgerScope, ids: string[], postings = 0): Promise<Book> {
-    return bookOf(await preparedQuery<LockedRow>(manager, lockAccountsSql('$1', '$2::text[]', '$3::int'), [scope.ledgerId, lockOrder(ids), postings]));
+    return bookOf(await preparedQuery<LockedRow>(manager, LOCK_ACCOUNTS, [scope.ledgerId, lockOrder(ids), postings]));
   }
 
   /**
