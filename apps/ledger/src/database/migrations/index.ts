@@ -7,6 +7,7 @@ import { Anonymizations1763780000000 } from './1763780000000-anonymizations';
 import { Webhooks1763790000000 } from './1763790000000-webhooks';
 import { OrganizationChanges1763800000000 } from './1763800000000-organization-changes';
 import { ClosedPeriodCheckPerStatement1763810000000 } from './1763810000000-closed-period-check-per-statement';
+import { Reconciliation1763820000000 } from './1763820000000-reconciliation';
 
 /** Every ledger migration, in order. TypeORM records applied ones in `schema_migrations`. */
 export const ledgerMigrations = [
@@ -19,4 +20,5 @@ export const ledgerMigrations = [
   Webhooks1763790000000,
   OrganizationChanges1763800000000,
   ClosedPeriodCheckPerStatement1763810000000,
+  Reconciliation1763820000000,
 ];
