@@ -4,6 +4,8 @@ import type { Mode } from '../common/mode';
 export interface EventRecord {
   id: string;
   seq: string;
+  /** The writing transaction's id (xid8); with `seq`, the event's position in the tail. */
+  xid: string;
   ledgerId: string;
   mode: Mode;
   type: string;
@@ -13,7 +15,7 @@ export interface EventRecord {
 }
 
 /** Columns selected wherever an event row is read, mapped onto EventRecord. */
-export const EVENT_COLUMNS = `id, seq::text AS seq, ledger_id AS "ledgerId", mode, type, resource_id AS "resourceId", data,
+export const EVENT_COLUMNS = `id, seq::text AS seq, xid::text AS xid, ledger_id AS "ledgerId", mode, type, resource_id AS "resourceId", data,
   created_at AS "createdAt"`;
 
 /**
@@ -21,7 +23,7 @@ export const EVENT_COLUMNS = `id, seq::text AS seq, ledger_id AS "ledgerId", mod
  * `data` (reference R2) and again as `payload` (R1, which the first SDK reads), since both
  * revisions' clients must work.
  */
-export function presentEvent(event: Omit<EventRecord, 'seq'>) {
+export function presentEvent(event: Omit<EventRecord, 'seq' | 'xid'>) {
   return {
     object: 'event' as const,
     id: event.id,

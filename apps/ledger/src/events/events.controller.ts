@@ -17,7 +17,13 @@ export class EventsController {
 
   @Get()
   @RequireScope('ledger:read')
-  @ApiOperation({ summary: 'The events tail: every state change of the ledger, newest first' })
+  @ApiOperation({
+    summary: 'The events tail: every state change of the ledger, newest first, or oldest first after a position (`after`)',
+    description:
+      'Events are served in the order they became visible: an event whose transaction is still committing is held back ' +
+      '(the read waits up to 250 ms for transactions in flight when it arrived), so nothing ever appears behind a position ' +
+      'already read. created_at is when the event was written, so the created_at of neighbours may be out of order by up to the length of a write transaction.',
+  })
   @ApiEnveloped(EventResponse, { list: true })
   list(@CurrentLedger() ledger: LedgerScope, @Query() query: ListEventsQuery) {
     return this.events.list(ledger, { type: query.type, resourceId: query.resource_id, since: parseSince(query.since) }, query);

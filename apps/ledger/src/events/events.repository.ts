@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -10,9 +11,16 @@ export interface EventFilter {
   since?: Date;
 }
 
+/** Where an event sits in the tail: its writing transaction's id, then its `seq`. */
+export interface EventPosition {
+  xid: string;
+  seq: string;
+}
+
 export interface EventPage {
-  /** Only events older than this position (exclusive), for cursor pages. */
-  beforeSeq?: string;
+  /** `newest_first` reads positions before `from`, `oldest_first` (tailing) positions after it; both exclusive. */
+  direction: 'newest_first' | 'oldest_first';
+  from?: EventPosition;
   limit: number;
 }
 
@@ -21,9 +29,48 @@ const FILTER = `organization_id = $1 AND ledger_id = $2 AND mode = $3
   AND ($5::timestamptz IS NULL OR created_at >= $5)
   AND ($6::text IS NULL OR resource_id = $6)`;
 
+/**
+ * Rows every future reader will see exactly as this one does: written by transactions older than
+ * the oldest one still in flight. Any transaction that could still add an event has an id at or
+ * above that bound, so its events sort after everything served here and none can appear behind a
+ * position already read. (A row a reader's own snapshot shows but this bound holds back is simply
+ * served a moment later.)
+ */
+const SERVABLE = `xid < pg_snapshot_xmin(pg_current_snapshot())`;
+
+/**
+ * One page in either direction, with the snapshot's bounds: `frontier` (the oldest transaction in
+ * flight) and `horizon` (the next transaction id). The lateral join still answers one row, of
+ * nulls, when no event matches, so the bounds always come back.
+ */
+function pageSql(direction: EventPage['direction'], from: boolean): string {
+  const [cmp, order] = direction === 'oldest_first' ? ['>', 'ASC'] : ['<', 'DESC'];
+  return `SELECT s.frontier::text AS frontier, s.horizon::text AS horizon, e.*
+    FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS frontier, pg_snapshot_xmax(pg_current_snapshot()) AS horizon) s
+    LEFT JOIN LATERAL (
+      SELECT ${EVENT_COLUMNS} FROM events
+      WHERE ${FILTER} AND xid < s.frontier ${from ? `AND (xid, seq) ${cmp} ($8::xid8, $9::bigint)` : ''}
+      ORDER BY xid ${order}, seq ${order} LIMIT $7
+    ) e ON true
+    ORDER BY e.xid::xid8 ${order}, e.seq::bigint ${order}`;
+}
+
+const PAGE_SQL = {
+  newest_first: { start: pageSql('newest_first', false), from: pageSql('newest_first', true) },
+  oldest_first: { start: pageSql('oldest_first', false), from: pageSql('oldest_first', true) },
+};
+
+/**
+ * How long a read waits for transactions that were already in flight when it arrived, so a
+ * client sees its own committed writes; past this it answers with what is servable.
+ */
+const SETTLE_MS = 250;
+
 function filterParams(scope: LedgerScope, filter: EventFilter): unknown[] {
   return [scope.organizationId, scope.ledgerId, scope.mode, filter.type ?? null, filter.since ?? null, filter.resourceId ?? null];
 }
+
+type PageRow = EventRecord & { frontier: string; horizon: string };
 
 @Injectable()
 export class EventsRepository {
@@ -43,16 +90,31 @@ export class EventsRepository {
     return rows[0];
   }
 
-  /** Newest first (by `seq`, the order events were written). */
-  list(scope: LedgerScope, filter: EventFilter, page: EventPage): Promise<EventRecord[]> {
-    return this.dataSource.query(
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE ${FILTER} AND ($7::bigint IS NULL OR seq < $7) ORDER BY seq DESC LIMIT $8`,
-      [...filterParams(scope, filter), page.beforeSeq ?? null, page.limit],
-    );
+  /**
+   * One page of servable events (see SERVABLE) in position order. Transactions in flight when the
+   * read began may still commit events that belong before the page's end; it waits for them (up
+   * to SETTLE_MS) so that a client's own committed writes show.
+   */
+  async list(scope: LedgerScope, filter: EventFilter, page: EventPage): Promise<EventRecord[]> {
+    const sql = PAGE_SQL[page.direction][page.from ? 'from' : 'start'];
+    const params = [...filterParams(scope, filter), page.limit, ...(page.from ? [page.from.xid, page.from.seq] : [])];
+    const deadline = Date.now() + SETTLE_MS;
+    let horizon: bigint | undefined;
+    for (let pause = 2; ; pause = Math.min(pause * 2, 25)) {
+      const rows: PageRow[] = await this.dataSource.query(sql, params);
+      horizon ??= BigInt(rows[0].horizon);
+      if (BigInt(rows[0].frontier) >= horizon || Date.now() >= deadline) {
+        return rows.filter((r) => r.id !== null).map(({ frontier: _f, horizon: _h, ...event }) => event);
+      }
+      await sleep(pause);
+    }
   }
 
   async count(scope: LedgerScope, filter: EventFilter): Promise<number> {
-    const [row] = await this.dataSource.query(`SELECT count(*)::int AS n FROM events WHERE ${FILTER}`, filterParams(scope, filter));
+    const [row] = await this.dataSource.query(
+      `SELECT count(*)::int AS n FROM events WHERE ${FILTER} AND ${SERVABLE}`,
+      filterParams(scope, filter),
+    );
     return row.n;
   }
 

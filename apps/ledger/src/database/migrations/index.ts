@@ -8,6 +8,8 @@ import { Webhooks1763790000000 } from './1763790000000-webhooks';
 import { OrganizationChanges1763800000000 } from './1763800000000-organization-changes';
 import { ClosedPeriodCheckPerStatement1763810000000 } from './1763810000000-closed-period-check-per-statement';
 import { Reconciliation1763820000000 } from './1763820000000-reconciliation';
+import { EventsCommitOrder1763845000000 } from './1763845000000-events-commit-order';
+import { ReconciliationRunRows1763850000000 } from './1763850000000-reconciliation-run-rows';
 
 /** Every ledger migration, in order. TypeORM records applied ones in `schema_migrations`. */
 export const ledgerMigrations = [
@@ -21,4 +23,6 @@ export const ledgerMigrations = [
   OrganizationChanges1763800000000,
   ClosedPeriodCheckPerStatement1763810000000,
   Reconciliation1763820000000,
+  EventsCommitOrder1763845000000,
+  ReconciliationRunRows1763850000000,
 ];

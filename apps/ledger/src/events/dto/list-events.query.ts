@@ -21,4 +21,15 @@ export class ListEventsQuery extends PageQuery {
   })
   @IsOptional()
   since?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Tail the log: answer oldest first from just after this event id (or a `next_cursor` of an earlier tail page). ' +
+      'Only events no later commit can land behind are served, so polling with the id of the last event held never skips one; ' +
+      'not with `cursor`',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  after?: string;
 }
