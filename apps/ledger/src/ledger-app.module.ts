@@ -21,6 +21,8 @@ import { MetaModule } from './meta/meta.module';
 import { OauthModule } from './oauth/oauth.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { SourcesModule } from './sources/sources.module';
+import { ExternalTransactionsModule } from './external-transactions/external-transactions.module';
 
 @Module({})
 export class LedgerAppModule {
@@ -50,6 +52,8 @@ export class LedgerAppModule {
         OrganizationsModule,
         RateLimitModule,
         AnonymizationModule,
+        SourcesModule,
+        ExternalTransactionsModule,
       ],
       providers: [{ provide: LedgerSettings, useValue: settings }, Pagination],
       exports: [LedgerSettings, Pagination],

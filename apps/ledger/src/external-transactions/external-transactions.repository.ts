@@ -1,0 +1,122 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { LedgerScope } from '../common/mode';
+import { Position } from '../common/pagination';
+import { EXTERNAL_TRANSACTION_COLUMNS, ExternalTransactionRecord, ExternalTransactionStatus } from './external-transaction.record';
+import { IngestRow } from './ingest-item';
+
+export interface ExternalTransactionFilter {
+  status?: ExternalTransactionStatus;
+  sourceId?: string;
+  currency?: string;
+  /** occurred_at at or after. */
+  from?: Date;
+  /** occurred_at before. */
+  to?: Date;
+}
+
+/** The column arrays `unnest` turns back into rows: one bind parameter per column, whatever the row count. */
+function columnsOf(rows: IngestRow[]) {
+  return [
+    rows.map((r) => r.externalId),
+    rows.map((r) => r.amount),
+    rows.map((r) => r.currency),
+    rows.map((r) => r.occurredAt.toISOString()),
+    rows.map((r) => r.accountId),
+    rows.map((r) => r.referenceRail),
+    rows.map((r) => r.referenceKind),
+    rows.map((r) => r.referenceValue),
+    rows.map((r) => (r.raw === null ? null : JSON.stringify(r.raw))),
+  ];
+}
+
+@Injectable()
+export class ExternalTransactionsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Inserts the rows whose (source, external_id) is new and reads back the ones that already
+   * existed, in one statement; existing rows are never changed. `created` tells the two apart. The
+   * statement's snapshot predates the insert, so the read half returns only earlier rows; a row a
+   * concurrent call commits meanwhile is in neither half, and is read by `findByExternalIds`.
+   */
+  insertNew(
+    manager: EntityManager,
+    scope: LedgerScope,
+    sourceId: string,
+    rows: IngestRow[],
+  ): Promise<(ExternalTransactionRecord & { created: boolean })[]> {
+    return manager.query(
+      `WITH input AS (
+         SELECT * FROM unnest($3::text[], $4::numeric[], $5::text[], $6::timestamptz[], $7::text[], $8::text[], $9::text[], $10::text[], $11::jsonb[])
+           AS t(external_id, amount, currency, occurred_at, account_id, reference_rail, reference_kind, reference_value, raw)
+       ), inserted AS (
+         INSERT INTO external_transactions AS e (ledger_id, source_id, external_id, amount, currency, occurred_at, account_id,
+           reference_rail, reference_kind, reference_value, raw)
+         SELECT $1, $2, external_id, amount, currency, occurred_at, account_id, reference_rail, reference_kind, reference_value, raw FROM input
+         ON CONFLICT (source_id, external_id) DO NOTHING
+         RETURNING ${EXTERNAL_TRANSACTION_COLUMNS}
+       )
+       SELECT *, true AS created FROM inserted
+       UNION ALL
+       SELECT ${EXTERNAL_TRANSACTION_COLUMNS}, false AS created FROM external_transactions e
+       WHERE e.ledger_id = $1 AND e.source_id = $2 AND e.external_id = ANY($3::text[])`,
+      [scope.ledgerId, sourceId, ...columnsOf(rows)],
+    );
+  }
+
+  findByExternalIds(manager: EntityManager, scope: LedgerScope, sourceId: string, externalIds: string[]): Promise<ExternalTransactionRecord[]> {
+    return manager.query(
+      `SELECT ${EXTERNAL_TRANSACTION_COLUMNS} FROM external_transactions e
+       WHERE e.ledger_id = $1 AND e.source_id = $2 AND e.external_id = ANY($3::text[])`,
+      [scope.ledgerId, sourceId, externalIds],
+    );
+  }
+
+  async find(scope: LedgerScope, id: string, manager: EntityManager = this.dataSource.manager, lock = false): Promise<ExternalTransactionRecord | null> {
+    const [row] = await manager.query(
+      `SELECT ${EXTERNAL_TRANSACTION_COLUMNS} FROM external_transactions e WHERE e.ledger_id = $1 AND e.id = $2${lock ? ' FOR UPDATE' : ''}`,
+      [scope.ledgerId, id],
+    );
+    return row ?? null;
+  }
+
+  /** Newest first (by creation: the ledger's index), `limit` rows after `after`. */
+  list(
+    scope: LedgerScope,
+    filter: ExternalTransactionFilter,
+    after: Position | undefined,
+    limit: number,
+  ): Promise<(ExternalTransactionRecord & { sortKey: string })[]> {
+    const { where, params } = this.filtered(scope, filter);
+    const afterParams = after ? [after.key, after.id] : [];
+    const afterClause = after ? ` AND (e.created_at, e.id) < ($${params.length + 1}::timestamptz, $${params.length + 2}::uuid)` : '';
+    return this.dataSource.query(
+      `SELECT ${EXTERNAL_TRANSACTION_COLUMNS}, e.created_at::text AS "sortKey" FROM external_transactions e
+       WHERE ${where}${afterClause} ORDER BY e.created_at DESC, e.id DESC LIMIT $${params.length + afterParams.length + 1}`,
+      [...params, ...afterParams, limit],
+    );
+  }
+
+  async count(scope: LedgerScope, filter: ExternalTransactionFilter): Promise<number> {
+    const { where, params } = this.filtered(scope, filter);
+    const [row] = await this.dataSource.query(`SELECT count(*)::int AS n FROM external_transactions e WHERE ${where}`, params);
+    return row.n;
+  }
+
+  private filtered(scope: LedgerScope, filter: ExternalTransactionFilter): { where: string; params: unknown[] } {
+    const params: unknown[] = [scope.ledgerId];
+    const clauses = ['e.ledger_id = $1'];
+    const add = (sql: string, value: unknown) => {
+      params.push(value);
+      clauses.push(sql.replace('?', `$${params.length}`));
+    };
+    if (filter.status !== undefined) add('e.status = ?', filter.status);
+    if (filter.sourceId !== undefined) add('e.source_id = ?', filter.sourceId);
+    if (filter.currency !== undefined) add('e.currency = ?', filter.currency);
+    if (filter.from !== undefined) add('e.occurred_at >= ?', filter.from);
+    if (filter.to !== undefined) add('e.occurred_at < ?', filter.to);
+    return { where: clauses.join(' AND '), params };
+  }
+}

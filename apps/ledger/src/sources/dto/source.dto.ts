@@ -1,0 +1,58 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, MaxLength, Min } from 'class-validator';
+import { IsMinorUnits } from '../../balances/minor-units.validator';
+
+export const MATCH_STRATEGIES = ['exact', 'sum_in_window'] as const;
+/** Only the generic signed-push adapter exists; provider kinds would bring their own verification. */
+export const SOURCE_KINDS = ['custom'] as const;
+
+/** The settings PATCH may change; create takes them too. */
+export class UpdateSourceDto {
+  @ApiPropertyOptional({ type: 'string', maxLength: 1000, nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  description?: string | null;
+
+  @ApiPropertyOptional({ enum: MATCH_STRATEGIES, description: 'Strategy runs on this source use unless they name one' })
+  @IsOptional()
+  @IsIn(MATCH_STRATEGIES)
+  default_strategy?: (typeof MATCH_STRATEGIES)[number];
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 31_536_000, description: 'Largest |posting value_date - row occurred_at| a run accepts' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(31_536_000)
+  default_window_seconds?: number;
+
+  @ApiPropertyOptional({ type: 'string', pattern: '^\\d+$', description: 'Residual (minor units) a run may resolve automatically' })
+  @IsOptional()
+  @IsMinorUnits(0)
+  default_tolerance_minor_units?: string | number;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true, description: 'Account whose postings runs on this source consider by default' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  default_account_id?: string | null;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  @IsOptional()
+  @IsObject()
+  metadata?: Record<string, unknown>;
+}
+
+export class CreateSourceDto extends UpdateSourceDto {
+  @ApiProperty({ description: 'Unique per ledger, stored lowercased', example: 'chase-operating', maxLength: 200 })
+  @IsString()
+  @Length(1, 200)
+  name: string;
+
+  @ApiPropertyOptional({ enum: SOURCE_KINDS, default: 'custom', description: 'Picks the inbound adapter' })
+  @IsOptional()
+  @IsIn(SOURCE_KINDS)
+  kind?: string;
+}

@@ -1,0 +1,100 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { isUUID } from 'class-validator';
+import { DataSource, EntityManager } from 'typeorm';
+import { SecretBox } from '@bursar/crypto';
+import { LedgerSettings } from '../config/ledger.settings';
+import { ListPage } from '../common/envelope.interceptor';
+import { LedgerErrors } from '../common/ledger-errors';
+import { LedgerScope } from '../common/mode';
+import { ListOrder, PageRequest, Pagination } from '../common/pagination';
+import { inboundPath, openInboundToken } from './inbound-credentials';
+import { presentSource, PresentedSource, SourceRecord } from './source.record';
+import { SourceErrors } from './source-errors';
+import { SourceSettings, SourcesRepository } from './sources.repository';
+
+const NEWEST_FIRST: ListOrder = {
+  list: 'sources',
+  sortColumn: 'created_at',
+  sortType: 'timestamptz',
+  idColumn: 'id',
+  idType: 'uuid',
+  direction: 'DESC',
+};
+
+/** Source names are case-insensitive: stored lowercased, surrounding blanks dropped. */
+export function normalizeSourceName(name: string): string {
+  return name.trim().toLowerCase();
+}
+
+@Injectable()
+export class SourcesService {
+  private readonly box: SecretBox;
+
+  constructor(
+    private readonly sources: SourcesRepository,
+    private readonly pagination: Pagination,
+    private readonly settings: LedgerSettings,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {
+    this.box = SecretBox.fromBase64(settings.LEDGER_SECRET_KEY);
+  }
+
+  /**
+   * 201 for a new name and for one an inline run made implicitly (promoted: it becomes explicit
+   * with these settings); 409 `already_exists` when an explicit source holds the name.
+   */
+  async create(scope: LedgerScope, name: string, settings: SourceSettings): Promise<SourceRecord> {
+    const normalized = normalizeSourceName(name);
+    if (normalized.length === 0) throw LedgerErrors.error('invalid_request', { message: 'name must not be blank', param: 'name' });
+    const result = await this.sources.createOrPromote(scope, normalized, settings);
+    if (!result) throw SourceErrors.error('already_exists', { message: `A source named ${normalized} exists`, param: 'name' });
+    return result.source;
+  }
+
+  /**
+   * The source of that name, created with `implicit: true` and default settings when absent;
+   * race-safe, and usable inside the caller's transaction (`manager`).
+   */
+  findOrCreateImplicit(scope: LedgerScope, name: string, manager: EntityManager = this.dataSource.manager): Promise<SourceRecord> {
+    return this.sources.findOrCreateImplicit(manager, scope, normalizeSourceName(name));
+  }
+
+  /** The source of this ledger, else 404 `not_found` (also for ids of other ledgers). */
+  async get(scope: LedgerScope, id: string, manager?: EntityManager): Promise<SourceRecord> {
+    const source = isUUID(id) ? await this.sources.find(scope, id, manager) : null;
+    if (!source) throw LedgerErrors.error('not_found', { message: `No source ${id}` });
+    return source;
+  }
+
+  async update(scope: LedgerScope, id: string, settings: SourceSettings): Promise<SourceRecord> {
+    const updated = isUUID(id) ? await this.sources.update(scope, id, settings) : null;
+    if (!updated) throw LedgerErrors.error('not_found', { message: `No source ${id}` });
+    return updated;
+  }
+
+  async list(scope: LedgerScope, page: PageRequest): Promise<ListPage<PresentedSource>> {
+    const after = page.cursor === undefined ? undefined : this.pagination.decode(NEWEST_FIRST, scope, page.cursor);
+    const rows = await this.sources.list(scope, after, page.limit + 1);
+    const data = rows.slice(0, page.limit);
+    const last = data[data.length - 1];
+    const next = rows.length > page.limit ? this.pagination.encode(NEWEST_FIRST, scope, { key: last.sortKey, id: last.id }) : null;
+    const total = page.include_total === 'true' ? await this.sources.count(scope) : undefined;
+    return new ListPage(
+      data.map(({ sortKey: _sortKey, ...source }) => this.present(source)),
+      next !== null,
+      next,
+      total,
+    );
+  }
+
+  /** The wire shape, with the push URL when the hosted inbound endpoint is on. */
+  present(source: SourceRecord): PresentedSource {
+    return presentSource(source, this.inboundUrl(source));
+  }
+
+  inboundUrl(source: SourceRecord): string | null {
+    if (!source.inboundEnabled || !source.inboundTokenSealed) return null;
+    return `${this.settings.publicUrl}${inboundPath(openInboundToken(this.box, source.id, source.inboundTokenSealed))}`;
+  }
+}
