@@ -60,6 +60,24 @@ export class LedgerSettings extends WebhookServiceSettings {
   @Min(1)
   LEDGER_RATE_LIMIT_WRITES_PER_SECOND = 20;
 
+  /** Reconciliation runs over at most this many open rows run inside the request and answer `completed`; larger ones are queued. */
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  LEDGER_RECONCILIATION_SYNC_ROW_LIMIT = 500;
+
+  /** A running reconciliation run whose heartbeat is older than this is presumed dead and run again. */
+  @ToInt()
+  @IsInt()
+  @Min(200)
+  LEDGER_RECONCILIATION_STALE_AFTER_MS = 60_000;
+
+  /** How often queued runs, and running ones whose process died, are handed to the run queue. */
+  @ToInt()
+  @IsInt()
+  @Min(50)
+  LEDGER_RECONCILIATION_SWEEP_INTERVAL_MS = 15_000;
+
   get publicUrl(): string {
     return (this.LEDGER_PUBLIC_URL ?? `http://localhost:${this.LEDGER_PORT}`).replace(/\/+$/, '');
   }

@@ -1,0 +1,5 @@
+import { ErrorCatalog } from '@bursar/errors';
+
+export const ReconciliationRunErrors = new ErrorCatalog({
+  run_in_progress: { status: 409, message: 'A reconciliation run for this source is queued or running' },
+});

@@ -1,0 +1,166 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Logger } from 'pino';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { LOGGER } from '@bursar/service-kit';
+import { LedgerSettings } from '../config/ledger.settings';
+import { LedgerScope } from '../common/mode';
+import { EventsService } from '../events/events.service';
+import { MATCH_PASSES, MatchPosting, ReconciliationMatcher, RefCandidate } from './reconciliation-matcher';
+import { presentMatchedEntries, presentRun, presentUnmatchedRow } from './reconciliation-run.presenter';
+import type { RunOutcome, RunRecord } from './reconciliation-run.record';
+import { LoadedRow, ReconciliationRunsRepository } from './reconciliation-runs.repository';
+
+/** A run that keeps failing (a crash every time, say) is given up after this many attempts. */
+export const MAX_RUN_ATTEMPTS = 3;
+/** Deadlock and serialization failures: the finishing transaction is simply tried again. */
+const RETRYABLE = new Set(['40P01', '40001']);
+const FINISH_TRIES = 3;
+
+function retryable(err: unknown): boolean {
+  return err instanceof QueryFailedError && RETRYABLE.has((err.driverError as { code?: string }).code ?? '');
+}
+
+const EMPTY_RESULTS = { matchedJson: '[]', unmatchedExternalJson: '[]', unmatchedInternalJson: '[]' };
+
+/**
+ * Executes a claimed (running) run: reads its open rows and the candidate postings, matches them in
+ * memory, and in one transaction writes the matches and finishes the run with its
+ * `reconciliation.run_completed` event. A heartbeat keeps the run's `heartbeat_at` fresh meanwhile,
+ * so the sweep can tell a live run from one whose process died.
+ */
+@Injectable()
+export class ReconciliationRunExecutor {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly runs: ReconciliationRunsRepository,
+    private readonly events: EventsService,
+    private readonly settings: LedgerSettings,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** Runs `run` (already claimed) to completed or failed; never throws for a failure it could record. */
+  async execute(scope: LedgerScope, run: RunRecord): Promise<void> {
+    if (run.attempts > MAX_RUN_ATTEMPTS) {
+      await this.fail(scope, run, `gave up after ${MAX_RUN_ATTEMPTS} attempts`);
+      return;
+    }
+    const beat = setInterval(
+      () => void this.runs.heartbeat(scope, run.id).catch(() => undefined),
+      Math.max(50, Math.floor(this.settings.LEDGER_RECONCILIATION_STALE_AFTER_MS / 4)),
+    );
+    try {
+      await this.complete(scope, run);
+    } catch (err) {
+      this.logger.error({ err, run_id: run.id }, 'reconciliation run failed');
+      // The failure is recorded when the database allows; else the run stays running and the sweep retries it.
+      await this.fail(scope, run, 'The run stopped on an unexpected error; start a new run');
+    } finally {
+      clearInterval(beat);
+    }
+  }
+
+  private async complete(scope: LedgerScope, run: RunRecord): Promise<void> {
+    const rows = await this.runs.openRows(scope, run);
+    const windowMs = run.windowSeconds * 1000;
+    const postings = await this.candidates(scope, rows, windowMs);
+    const byId = new Map(postings.map((p) => [p.id, p]));
+    const refs: RefCandidate[] = (await this.runs.referenceCandidates(scope, rows)).map(({ rowId, posting }) => {
+      const known = byId.get(posting.id);
+      if (known) return { rowId, posting: known };
+      byId.set(posting.id, posting);
+      return { rowId, posting };
+    });
+    const found = new ReconciliationMatcher(rows, [...byId.values()], {
+      strategy: run.strategy,
+      windowMs,
+      tolerance: BigInt(run.autoResolveBelow),
+    }).run(refs);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.dataSource.transaction((manager) => this.finishWith(manager, scope, run, rows, found));
+        return;
+      } catch (err) {
+        if (attempt >= FINISH_TRIES || !retryable(err)) throw err;
+      }
+    }
+  }
+
+  /** Candidate postings for the rows: their currencies, the rows' times widened by the window, their accounts when all have one. */
+  private async candidates(scope: LedgerScope, rows: LoadedRow[], windowMs: number): Promise<MatchPosting[]> {
+    if (rows.length === 0) return [];
+    let min = Infinity;
+    let max = -Infinity;
+    for (const r of rows) {
+      min = Math.min(min, r.at);
+      max = Math.max(max, r.at);
+    }
+    const currencies = [...new Set(rows.map((r) => r.currency))];
+    const accounts = rows.every((r) => r.scopeAccount !== null) ? [...new Set(rows.map((r) => r.scopeAccount as string))] : null;
+    return this.runs.candidatePostings(scope, currencies, accounts, new Date(min - windowMs), new Date(max + windowMs));
+  }
+
+  private async finishWith(
+    manager: EntityManager,
+    scope: LedgerScope,
+    run: RunRecord,
+    rows: LoadedRow[],
+    found: ReturnType<ReconciliationMatcher['run']>,
+  ): Promise<void> {
+    // Another process finished it (this one was presumed dead): nothing more to do.
+    if (!(await this.runs.lockRunning(manager, scope, run.id))) return;
+    await this.runs.lockSource(manager, scope, run.sourceId);
+    const written = await this.runs.writeMatches(manager, scope, run, found, new Date());
+    const matchedRows = new Set(written.map((w) => w.match.row.id));
+    const passCounts = Object.fromEntries(MATCH_PASSES.map((pass) => [pass, 0]));
+    for (const w of written) passCounts[w.match.pass] += 1;
+    const unmatched = rows.filter((r) => !matchedRows.has(r.id));
+    const withInternal = run.rangeFrom !== null || run.rangeTo !== null;
+    const internal = withInternal ? await this.runs.unreconciledPostings(manager, scope, run.rangeFrom, run.rangeTo, this.internalAccounts(run, rows)) : [];
+    await this.finish(manager, scope, run, {
+      status: 'completed',
+      matchedCount: written.length,
+      unmatchedCount: unmatched.length,
+      passCounts,
+      matchedJson: JSON.stringify(written.flatMap((w) => presentMatchedEntries({ ...w.match, row: w.match.row as LoadedRow }, w.id))),
+      unmatchedExternalJson: JSON.stringify(unmatched.map(presentUnmatchedRow)),
+      unmatchedInternalJson: JSON.stringify(internal),
+      errorMessage: null,
+    });
+  }
+
+  /**
+   * Whose postings `unmatched_internal` lists: the source's default account, else the rows'
+   * accounts when every row names one, else every account.
+   */
+  private internalAccounts(run: RunRecord, rows: LoadedRow[]): string[] | null {
+    if (run.sourceDefaultAccountId) return [run.sourceDefaultAccountId];
+    if (rows.length > 0 && rows.every((r) => r.accountId !== null)) return [...new Set(rows.map((r) => r.accountId as string))];
+    return null;
+  }
+
+  /** Records the run's end and its `reconciliation.run_completed` event in the caller's transaction. */
+  private async finish(manager: EntityManager, scope: LedgerScope, run: RunRecord, outcome: RunOutcome): Promise<void> {
+    await this.runs.finish(manager, scope, run.id, outcome);
+    const finished = await this.runs.find(scope, run.id, false, manager);
+    if (!finished) throw new Error(`reconciliation run ${run.id} vanished inside its own transaction`);
+    await this.events.record(manager, scope, 'reconciliation.run_completed', run.id, presentRun(finished, false));
+  }
+
+  /** Marks a running run failed, with its event; leaves it to the sweep when the database is out. */
+  async fail(scope: LedgerScope, run: RunRecord, message: string): Promise<void> {
+    await this.dataSource
+      .transaction(async (manager) => {
+        if (!(await this.runs.lockRunning(manager, scope, run.id))) return;
+        await this.finish(manager, scope, run, {
+          status: 'failed',
+          matchedCount: 0,
+          unmatchedCount: 0,
+          passCounts: {},
+          ...EMPTY_RESULTS,
+          errorMessage: message,
+        });
+      })
+      .catch((err: unknown) => this.logger.warn({ err, run_id: run.id }, 'could not record a failed reconciliation run'));
+  }
+}

@@ -1,0 +1,71 @@
+import type { FoundMatch } from './reconciliation-matcher';
+import type { LoadedRow } from './reconciliation-runs.repository';
+import type { RunRecord } from './reconciliation-run.record';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * The run object of reference s.12. The result arrays travel on create and GET by id; the list
+ * (which never pages) carries the counts only.
+ */
+export function presentRun(run: RunRecord, withResults: boolean) {
+  return {
+    object: 'reconciliation_run' as const,
+    id: run.id,
+    source: run.sourceName,
+    source_id: run.sourceId,
+    status: run.status,
+    external_reference: run.externalReference,
+    note: run.note,
+    strategy: run.strategy,
+    window_seconds: run.windowSeconds,
+    auto_resolve_below_minor_units: run.autoResolveBelow,
+    from: run.rangeFrom?.toISOString() ?? null,
+    to: run.rangeTo?.toISOString() ?? null,
+    matched_count: run.matchedCount,
+    unmatched_count: run.unmatchedCount,
+    pass_counts: run.passCounts,
+    ...(withResults && {
+      matched: run.matched ?? [],
+      unmatched_external: run.unmatchedExternal ?? [],
+      unmatched_internal: run.unmatchedInternal ?? [],
+    }),
+    error_message: run.errorMessage,
+    attempts: run.attempts,
+    started_at: run.startedAt?.toISOString() ?? null,
+    completed_at: run.completedAt?.toISOString() ?? null,
+    created_at: run.createdAt.toISOString(),
+    updated_at: run.updatedAt.toISOString(),
+  };
+}
+
+/** One `matched[]` entry per posting of a match (a sum_in_window match lists each of its postings). */
+export function presentMatchedEntries(match: FoundMatch & { row: LoadedRow }, matchId: string) {
+  const { row } = match;
+  return match.postings.map((p) => ({
+    external_transaction_id: row.id,
+    external_id: row.externalId,
+    posting_id: Number(p.id),
+    account: p.accountId,
+    amount: row.amount.toString(),
+    posting_amount: p.amount.toString(),
+    currency: row.currency,
+    posting_value_date: iso(p.valueDate),
+    external_at: iso(row.at),
+    match_id: matchId,
+    strategy: match.pass,
+    residual: match.residual.toString(),
+    auto_resolved: match.residual !== 0n,
+  }));
+}
+
+export function presentUnmatchedRow(row: LoadedRow) {
+  return {
+    external_transaction_id: row.id,
+    external_id: row.externalId,
+    amount: row.amount.toString(),
+    currency: row.currency,
+    account_id: row.accountId,
+    external_at: iso(row.at),
+  };
+}

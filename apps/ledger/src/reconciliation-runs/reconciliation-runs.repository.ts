@@ -1,0 +1,410 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { LedgerScope } from '../common/mode';
+import type { FoundMatch, MatchPosting, MatchRow, RefCandidate } from './reconciliation-matcher';
+import type { NewRun, RunOutcome, RunRecord } from './reconciliation-run.record';
+
+const UNIQUE_VIOLATION = '23505';
+const ONE_ACTIVE_RUN_INDEX = 'reconciliation_runs_one_active_idx';
+
+const RUN_COLUMNS = `r.id, r.ledger_id AS "ledgerId", r.source_id AS "sourceId", s.name AS "sourceName",
+  s.default_account_id AS "sourceDefaultAccountId", r.status,
+  r.external_reference AS "externalReference", r.note, r.strategy, r.window_seconds AS "windowSeconds",
+  r.auto_resolve_below_minor_units::text AS "autoResolveBelow", r.range_from AS "rangeFrom", r.range_to AS "rangeTo",
+  r.matched_count AS "matchedCount", r.unmatched_count AS "unmatchedCount", r.pass_counts AS "passCounts",
+  r.error_message AS "errorMessage", r.attempts, r.external_transaction_ids::text[] AS "externalTransactionIds",
+  r.started_at AS "startedAt", r.heartbeat_at AS "heartbeatAt", r.completed_at AS "completedAt",
+  r.created_at AS "createdAt", r.updated_at AS "updatedAt"`;
+const RESULT_COLUMNS = `r.matched, r.unmatched_external AS "unmatchedExternal", r.unmatched_internal AS "unmatchedInternal"`;
+const FROM_RUNS = `FROM reconciliation_runs r JOIN reconciliation_sources s ON s.id = r.source_id`;
+
+/** Which runs the sweep hands back to the queue: with the tenant each belongs to. */
+export interface RunToResume {
+  runId: string;
+  organizationId: string;
+  ledgerId: string;
+  mode: string;
+}
+
+/** A posting that stays unmatched, for `unmatched_internal`. */
+export interface UnmatchedPosting {
+  posting_id: number;
+  transaction_id: string;
+  account: string;
+  amount: string;
+  currency: string;
+  value_date: string;
+}
+
+/** A loaded row with what the run reports about it besides what matching needs. */
+export type LoadedRow = MatchRow & { accountId: string | null };
+
+/** The reference pass's candidates arrive as rows of the row id and the posting's columns. */
+interface RefRow {
+  row_id: string;
+  id: string;
+  account_id: string;
+  amount: string;
+  currency: string;
+  value_ms: number;
+}
+
+/** Postings a run may match: posted (not pending, not voided) and not yet reconciled. */
+const CANDIDATE = `p.reconciled_at IS NULL AND NOT p.pending AND p.voided_at IS NULL`;
+const SIGNED = `CASE p.direction WHEN 'debit' THEN p.amount ELSE -p.amount END`;
+
+function isUniqueViolation(err: unknown, constraint: string): boolean {
+  const driver = err instanceof QueryFailedError ? (err.driverError as { code?: string; constraint?: string }) : undefined;
+  return driver?.code === UNIQUE_VIOLATION && driver.constraint === constraint;
+}
+
+function toPosting(r: Omit<RefRow, 'row_id'>): MatchPosting {
+  return { id: r.id, accountId: r.account_id, amount: BigInt(r.amount), currency: r.currency, valueDate: Number(r.value_ms), taken: false };
+}
+
+@Injectable()
+export class ReconciliationRunsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  private db(manager?: EntityManager): EntityManager {
+    return manager ?? this.dataSource.manager;
+  }
+
+  /** Inserts a run; null when the source already has a queued or running one (the partial unique index decides, also under races). */
+  async insert(manager: EntityManager, scope: LedgerScope, run: NewRun): Promise<string | null> {
+    try {
+      const [row] = await manager.query(
+        `INSERT INTO reconciliation_runs (ledger_id, source_id, status, external_reference, note, strategy, window_seconds,
+           auto_resolve_below_minor_units, range_from, range_to, external_transaction_ids, started_at, heartbeat_at, attempts)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::uuid[],
+           CASE WHEN $3 = 'running' THEN clock_timestamp() END, CASE WHEN $3 = 'running' THEN clock_timestamp() END,
+           CASE WHEN $3 = 'running' THEN 1 ELSE 0 END)
+         RETURNING id`,
+        [
+          scope.ledgerId,
+          run.sourceId,
+          run.status,
+          run.externalReference,
+          run.note,
+          run.strategy,
+          run.windowSeconds,
+          run.autoResolveBelow,
+          run.rangeFrom,
+          run.rangeTo,
+          run.externalTransactionIds,
+        ],
+      );
+      return row.id;
+    } catch (err) {
+      if (isUniqueViolation(err, ONE_ACTIVE_RUN_INDEX)) return null;
+      throw err;
+    }
+  }
+
+  async find(scope: LedgerScope, id: string, withResults: boolean, manager?: EntityManager): Promise<RunRecord | null> {
+    const rows: RunRecord[] = await this.db(manager).query(
+      `SELECT ${RUN_COLUMNS}${withResults ? `, ${RESULT_COLUMNS}` : ''} ${FROM_RUNS} WHERE r.ledger_id = $1 AND r.id = $2`,
+      [scope.ledgerId, id],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Newest first, without the result arrays. */
+  list(scope: LedgerScope, limit: number): Promise<RunRecord[]> {
+    return this.dataSource.query(
+      `SELECT ${RUN_COLUMNS} ${FROM_RUNS} WHERE r.ledger_id = $1 ORDER BY r.created_at DESC, r.id DESC LIMIT $2`,
+      [scope.ledgerId, limit],
+    );
+  }
+
+  /**
+   * Takes a run to execute: a queued one, or a running one whose heartbeat is older than
+   * `staleMs` (its process died). Null when another process has it or it has finished.
+   */
+  async claim(scope: LedgerScope, id: string, staleMs: number): Promise<RunRecord | null> {
+    const rows: { id: string }[] = await this.dataSource.query(
+      `UPDATE reconciliation_runs SET status = 'running', attempts = attempts + 1, started_at = coalesce(started_at, clock_timestamp()),
+         heartbeat_at = clock_timestamp(), updated_at = clock_timestamp()
+       WHERE ledger_id = $1 AND id = $2
+         AND (status = 'queued' OR (status = 'running' AND heartbeat_at < clock_timestamp() - $3 * interval '1 millisecond'))
+       RETURNING id`,
+      [scope.ledgerId, id, staleMs],
+    );
+    return rows.length ? this.find(scope, id, false) : null;
+  }
+
+  async heartbeat(scope: LedgerScope, id: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE reconciliation_runs SET heartbeat_at = clock_timestamp() WHERE ledger_id = $1 AND id = $2 AND status = 'running'`,
+      [scope.ledgerId, id],
+    );
+  }
+
+  /**
+   * Queued runs, and running ones whose heartbeat stopped, of every tenant: the sweep is the
+   * service's own housekeeping, so it spans ledgers on purpose and hands back each run's tenant.
+   */
+  resumable(staleMs: number, limit: number): Promise<RunToResume[]> {
+    return this.dataSource.query(
+      `SELECT r.id AS "runId", l.organization_id AS "organizationId", l.id AS "ledgerId", l.mode
+       FROM reconciliation_runs r JOIN ledgers l ON l.id = r.ledger_id
+       WHERE r.status = 'queued' OR (r.status = 'running' AND r.heartbeat_at < clock_timestamp() - $1 * interval '1 millisecond')
+       ORDER BY r.created_at LIMIT $2`,
+      [staleMs, limit],
+    );
+  }
+
+  /** Open rows of the source (occurred_at in [from, to)), counting up to `cap`. */
+  async countOpenRows(scope: LedgerScope, sourceId: string, from: Date | null, to: Date | null, cap: number): Promise<number> {
+    const [row] = await this.dataSource.query(
+      `SELECT count(*)::int AS n FROM (
+         SELECT 1 FROM external_transactions WHERE ledger_id = $1 AND source_id = $2 AND status = 'open'
+           AND ($3::timestamptz IS NULL OR occurred_at >= $3) AND ($4::timestamptz IS NULL OR occurred_at < $4) LIMIT $5) open_rows`,
+      [scope.ledgerId, sourceId, from, to, cap],
+    );
+    return row.n;
+  }
+
+  /** The run's open rows: the inline run's own rows, or the source's in the run's range. */
+  async openRows(scope: LedgerScope, run: RunRecord): Promise<LoadedRow[]> {
+    const rows: {
+      id: string;
+      external_id: string;
+      amount: string;
+      currency: string;
+      account_id: string | null;
+      scope_account: string | null;
+      at_ms: number;
+      ref: string | null;
+    }[] = await this.dataSource.query(
+      `SELECT x.id, x.external_id, x.amount::text AS amount, x.currency, x.account_id,
+         coalesce(x.account_id, s.default_account_id) AS scope_account,
+         (extract(epoch FROM x.occurred_at) * 1000)::float8 AS at_ms,
+         CASE WHEN x.reference_rail IS NOT NULL THEN x.reference_rail || chr(0) || x.reference_kind || chr(0) || x.reference_value END AS ref
+       FROM external_transactions x JOIN reconciliation_sources s ON s.id = x.source_id
+       WHERE x.ledger_id = $1 AND x.source_id = $2 AND x.status = 'open'
+         AND ($3::uuid[] IS NULL OR x.id = ANY ($3::uuid[]))
+         AND ($4::timestamptz IS NULL OR x.occurred_at >= $4) AND ($5::timestamptz IS NULL OR x.occurred_at < $5)`,
+      [scope.ledgerId, run.sourceId, run.externalTransactionIds, run.rangeFrom, run.rangeTo],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      externalId: r.external_id,
+      amount: BigInt(r.amount),
+      currency: r.currency,
+      accountId: r.account_id,
+      scopeAccount: r.scope_account,
+      at: Number(r.at_ms),
+      ref: r.ref,
+    }));
+  }
+
+  /**
+   * Candidate postings of the given currencies dated in [from, to] (the rows' times widened by the
+   * window), limited to `accounts` when every row is tied to an account.
+   */
+  async candidatePostings(
+    scope: LedgerScope,
+    currencies: string[],
+    accounts: string[] | null,
+    from: Date,
+    to: Date,
+  ): Promise<MatchPosting[]> {
+    const rows: Omit<RefRow, 'row_id'>[] = await this.dataSource.query(
+      `SELECT p.id::text AS id, p.account_id, (${SIGNED})::text AS amount, p.currency,
+         (extract(epoch FROM p.value_date) * 1000)::float8 AS value_ms
+       FROM postings p
+       WHERE p.ledger_id = $1 AND p.currency = ANY ($2::text[]) AND ${CANDIDATE}
+         AND p.value_date >= $3 AND p.value_date <= $4 AND ($5::text[] IS NULL OR p.account_id = ANY ($5::text[]))`,
+      [scope.ledgerId, currencies, from, to, accounts],
+    );
+    return rows.map(toPosting);
+  }
+
+  /** Candidate postings of transactions that carry a row's reference triple, whatever their date. */
+  async referenceCandidates(scope: LedgerScope, rows: MatchRow[]): Promise<RefCandidate[]> {
+    const withRef = rows.filter((r) => r.ref !== null);
+    if (withRef.length === 0) return [];
+    const found: RefRow[] = await this.dataSource.query(
+      `SELECT x.row_id::text AS row_id, p.id::text AS id, p.account_id, (${SIGNED})::text AS amount, p.currency,
+         (extract(epoch FROM p.value_date) * 1000)::float8 AS value_ms
+       FROM unnest($2::text[], $3::text[]) AS x(row_id, ref)
+       JOIN transaction_external_refs e ON e.ledger_id = $1
+         AND e.rail = split_part(x.ref, chr(0), 1) AND e.ref_kind = split_part(x.ref, chr(0), 2) AND e.value = split_part(x.ref, chr(0), 3)
+       JOIN postings p ON p.transaction_id = e.transaction_id AND p.ledger_id = $1 AND ${CANDIDATE}`,
+      [scope.ledgerId, withRef.map((r) => r.id), withRef.map((r) => r.ref)],
+    );
+    return found.map((r) => ({ rowId: r.row_id, posting: toPosting(r) }));
+  }
+
+  /**
+   * Writes matches in a handful of set-based statements, inside the caller's transaction: locks the
+   * rows still open and claims the postings still unreconciled (in id order, so concurrent writers
+   * cannot deadlock on each other), drops any match whose row or postings were taken meanwhile (a
+   * manual match, another source's run), then inserts the matches, their postings and their events
+   * and marks the rows matched. The unique live indexes are the last word: a match they refuse is
+   * undone and skipped, never an error. Returns the matches written.
+   */
+  async writeMatches(
+    manager: EntityManager,
+    scope: LedgerScope,
+    run: RunRecord,
+    matches: FoundMatch[],
+    now: Date,
+  ): Promise<{ match: FoundMatch; id: string }[]> {
+    if (matches.length === 0) return [];
+    const rowIds = matches.map((m) => m.row.id);
+    const lockedRows: { id: string }[] = await manager.query(
+      `SELECT id FROM external_transactions WHERE ledger_id = $1 AND id = ANY ($2::uuid[]) AND status = 'open' ORDER BY id FOR UPDATE`,
+      [scope.ledgerId, rowIds],
+    );
+    const claimed: { id: string }[] = await manager.query(
+      `WITH claimable AS (
+         SELECT p.id FROM postings p WHERE p.ledger_id = $1 AND p.id = ANY ($2::bigint[]) AND ${CANDIDATE}
+         ORDER BY p.id FOR NO KEY UPDATE)
+       UPDATE postings p SET reconciled_at = $3, reconciliation_reference = coalesce($4, p.reconciliation_reference)
+       FROM claimable c WHERE p.id = c.id RETURNING p.id::text AS id`,
+      [scope.ledgerId, matches.flatMap((m) => m.postings.map((p) => p.id)), now, run.externalReference],
+    );
+    const openRows = new Set(lockedRows.map((r) => r.id));
+    const claimedPostings = new Set(claimed.map((p) => p.id));
+    let kept = matches.filter((m) => openRows.has(m.row.id) && m.postings.every((p) => claimedPostings.has(p.id)));
+    let written = kept.map((match) => ({ match, id: randomUUID() }));
+    if (written.length > 0) {
+      const inserted: { id: string }[] = await manager.query(
+        `INSERT INTO reconciliation_matches (id, ledger_id, external_transaction_id, reconciliation_run_id, strategy, posting_ids,
+           amount, currency, residual, auto_resolved, created_at)
+         SELECT m.id, $1, m.row_id, $2, m.strategy, string_to_array(m.posting_ids, ',')::bigint[], m.amount::numeric, m.currency,
+           m.residual::numeric, m.residual::numeric <> 0, $3
+         FROM unnest($4::uuid[], $5::uuid[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])
+           AS m(id, row_id, strategy, posting_ids, amount, currency, residual)
+         ON CONFLICT (external_transaction_id) WHERE reversed_at IS NULL DO NOTHING
+         RETURNING id`,
+        [
+          scope.ledgerId,
+          run.id,
+          now,
+          written.map((w) => w.id),
+          written.map((w) => w.match.row.id),
+          written.map((w) => w.match.pass),
+          written.map((w) => w.match.postings.map((p) => p.id).join(',')),
+          written.map((w) => w.match.row.amount.toString()),
+          written.map((w) => w.match.row.currency),
+          written.map((w) => w.match.residual.toString()),
+        ],
+      );
+      const insertedIds = new Set(inserted.map((r) => r.id));
+      written = written.filter((w) => insertedIds.has(w.id));
+      const pairs = written.flatMap((w) => w.match.postings.map((p) => [w.id, p.id] as const));
+      const linked: { match_id: string }[] = await manager.query(
+        `INSERT INTO reconciliation_match_postings (match_id, posting_id, ledger_id)
+         SELECT m.match_id, m.posting_id, $1 FROM unnest($2::uuid[], $3::bigint[]) AS m(match_id, posting_id)
+         ON CONFLICT (posting_id) WHERE released_at IS NULL DO NOTHING
+         RETURNING match_id::text AS match_id`,
+        [scope.ledgerId, pairs.map((p) => p[0]), pairs.map((p) => p[1])],
+      );
+      const links = new Map<string, number>();
+      for (const l of linked) links.set(l.match_id, (links.get(l.match_id) ?? 0) + 1);
+      const refused = written.filter((w) => links.get(w.id) !== w.match.postings.length).map((w) => w.id);
+      if (refused.length > 0) {
+        await manager.query(`DELETE FROM reconciliation_match_postings WHERE match_id = ANY ($1::uuid[])`, [refused]);
+        await manager.query(`DELETE FROM reconciliation_matches WHERE id = ANY ($1::uuid[])`, [refused]);
+        written = written.filter((w) => !refused.includes(w.id));
+      }
+      kept = written.map((w) => w.match);
+    }
+    // Postings claimed for matches that were then dropped go back to unreconciled.
+    const used = new Set(kept.flatMap((m) => m.postings.map((p) => p.id)));
+    const release = [...claimedPostings].filter((id) => !used.has(id));
+    if (release.length > 0) {
+      await manager.query(`UPDATE postings SET reconciled_at = NULL WHERE ledger_id = $1 AND id = ANY ($2::bigint[])`, [scope.ledgerId, release]);
+    }
+    if (written.length === 0) return [];
+    await manager.query(
+      `UPDATE external_transactions x SET status = 'matched', matched_at = $2, reconciliation_run_id = $3, reconciliation_match_id = m.id,
+         updated_at = $2
+       FROM unnest($4::uuid[], $5::uuid[]) AS m(row_id, id) WHERE x.ledger_id = $1 AND x.id = m.row_id`,
+      [scope.ledgerId, now, run.id, written.map((w) => w.match.row.id), written.map((w) => w.id)],
+    );
+    await this.recordMatchEvents(manager, scope, run, written.map((w) => w.id), now);
+    return written;
+  }
+
+  /**
+   * `reconciliation.match_created` for every match, and `reconciliation.break_auto_resolved` for
+   * those inside the tolerance, as one statement each (the columns EventsService.record writes).
+   */
+  private async recordMatchEvents(manager: EntityManager, scope: LedgerScope, run: RunRecord, matchIds: string[], now: Date): Promise<void> {
+    const body = `jsonb_build_object('object', 'reconciliation_match', 'id', m.id, 'match_id', m.id,
+      'external_transaction_id', m.external_transaction_id, 'reconciliation_run_id', m.reconciliation_run_id,
+      'strategy', m.strategy, 'posting_ids', to_jsonb(m.posting_ids), 'amount', m.amount::text, 'currency', m.currency,
+      'residual', m.residual::text, 'auto_resolved', m.auto_resolved, 'created_at', $5::text)`;
+    await manager.query(
+      `INSERT INTO events (organization_id, ledger_id, mode, type, resource_id, data)
+       SELECT $1, $2, $3, t.type, m.id::text,
+         ${body} || CASE WHEN t.type = 'reconciliation.break_auto_resolved' THEN jsonb_build_object('tolerance', $6::text) ELSE '{}' END
+       FROM unnest($4::uuid[]) WITH ORDINALITY AS x(id, n)
+       JOIN reconciliation_matches m ON m.id = x.id
+       CROSS JOIN LATERAL (VALUES (1, 'reconciliation.match_created'), (2, 'reconciliation.break_auto_resolved')) AS t(k, type)
+       WHERE t.k = 1 OR m.auto_resolved
+       ORDER BY x.n, t.k`,
+      [scope.organizationId, scope.ledgerId, scope.mode, matchIds, now.toISOString(), run.autoResolveBelow],
+    );
+  }
+
+  /** Unreconciled posted postings dated in [from, to), in `accounts` when given, oldest first. */
+  async unreconciledPostings(
+    manager: EntityManager,
+    scope: LedgerScope,
+    from: Date | null,
+    to: Date | null,
+    accounts: string[] | null,
+  ): Promise<UnmatchedPosting[]> {
+    return manager.query(
+      `SELECT p.id::float8 AS posting_id, p.transaction_id AS transaction_id, p.account_id AS account, (${SIGNED})::text AS amount,
+         p.currency, to_char(p.value_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS value_date
+       FROM postings p
+       WHERE p.ledger_id = $1 AND ${CANDIDATE} AND ($2::timestamptz IS NULL OR p.value_date >= $2)
+         AND ($3::timestamptz IS NULL OR p.value_date < $3) AND ($4::text[] IS NULL OR p.account_id = ANY ($4::text[]))
+       ORDER BY p.value_date, p.id`,
+      [scope.ledgerId, from, to, accounts],
+    );
+  }
+
+  /** Locks the run for finishing; null when it is no longer running (another process finished it). */
+  async lockRunning(manager: EntityManager, scope: LedgerScope, id: string): Promise<boolean> {
+    const rows = await manager.query(
+      `SELECT id FROM reconciliation_runs WHERE ledger_id = $1 AND id = $2 AND status = 'running' FOR UPDATE`,
+      [scope.ledgerId, id],
+    );
+    return rows.length > 0;
+  }
+
+  /** Locks the run's source against concurrent finishing runs and manual matches of its rows. */
+  async lockSource(manager: EntityManager, scope: LedgerScope, sourceId: string): Promise<void> {
+    await manager.query(`SELECT id FROM reconciliation_sources WHERE ledger_id = $1 AND id = $2 FOR NO KEY UPDATE`, [scope.ledgerId, sourceId]);
+  }
+
+  async finish(manager: EntityManager, scope: LedgerScope, id: string, outcome: RunOutcome): Promise<void> {
+    await manager.query(
+      `UPDATE reconciliation_runs SET status = $3, matched_count = $4, unmatched_count = $5, pass_counts = $6::jsonb,
+         matched = $7::jsonb, unmatched_external = $8::jsonb, unmatched_internal = $9::jsonb, error_message = $10,
+         completed_at = clock_timestamp(), heartbeat_at = NULL, updated_at = clock_timestamp()
+       WHERE ledger_id = $1 AND id = $2`,
+      [
+        scope.ledgerId,
+        id,
+        outcome.status,
+        outcome.matchedCount,
+        outcome.unmatchedCount,
+        JSON.stringify(outcome.passCounts),
+        outcome.matchedJson,
+        outcome.unmatchedExternalJson,
+        outcome.unmatchedInternalJson,
+        outcome.errorMessage,
+      ],
+    );
+  }
+}
