@@ -1,0 +1,167 @@
+import { call, check, Check, ScenarioResult, sleep, Tally } from './chaos-kit';
+import { ChaosStack } from './chaos-stack';
+import { authorizeMany, checkBudget } from './control-load';
+import { KNOWN, Timing } from './ledger-scenarios';
+
+/** 5. Authorizations of 150 cents on one budget (two thirds of them fit), 50 in flight, while Postgres is stopped and started. */
+export async function controlUnderRestart(stack: ChaosStack, t: Timing): Promise<ScenarioResult> {
+  const started = Date.now();
+  const count = t.short ? 300 : 1000;
+  const agent = await stack.seedControlAgent('budget', Math.floor((count * 2) / 3) * 150);
+  let progress = 0;
+  let loading = true;
+  const run = authorizeMany(stack, agent, {
+    count,
+    concurrency: 50,
+    amountCents: 150,
+    retryUntil: () => (loading ? Infinity : Date.now() - 1),
+    onProgress: (n) => (progress = n),
+  });
+  while (progress < count / 4) await sleep(20);
+  await stack.pg.stop();
+  const downAt = Date.now();
+  const checks: Check[] = [];
+  const probe = await call('POST', `${stack.controls[0].url}/control/v1/agent/payment_intents`, {
+    headers: { Authorization: `Bearer ${agent.key}` },
+    body: { budget_id: agent.budgetId, amount_cents: 150, counterparty: 'acme', idempotency_key: `probe-${Date.now()}` },
+  });
+  const ready = await call('GET', `${stack.controls[0].url}/readyz`, { timeoutMs: 5000 });
+  checks.push(check('control /readyz fails while Postgres is down', ready.status === 503, `answered ${ready.status}`));
+  checks.push(check('control answers 503 while Postgres is down (no hang)', probe.status === 503 && probe.ms <= 20_000, `an authorization answered ${probe.status} in ${probe.ms} ms`));
+  await sleep(Math.max(0, t.downMs - (Date.now() - downAt)));
+  await stack.pg.startAgain();
+  const fault = `pg_ctl stop -m fast after ${progress} of ${count} answered, down ${((Date.now() - downAt) / 1000).toFixed(1)} s, start`;
+  // Retries keep going until every authorization is answered (bounded by the retry window).
+  const retryDeadline = Date.now() + t.retryMs + t.loadMs;
+  const watchdog = setInterval(() => {
+    if (Date.now() > retryDeadline) loading = false;
+  }, 200);
+  const { authorizations, tally, uncoded5xx, slow } = await run;
+  clearInterval(watchdog);
+  await stack.reconnect();
+  const books = await checkBudget(stack, agent, authorizations, t.short ? 100 : 400);
+  return {
+    name: `control: ${count} authorizations on one budget, 50 in flight, Postgres restarted`,
+    replicas: stack.replicas,
+    seconds: (Date.now() - started) / 1000,
+    faults: [fault],
+    tally,
+    lost: books.lost,
+    duplicated: books.duplicated,
+    partial: books.partial,
+    figures: { ...books.figures, 'consume answers': books.consumeTally.toString(), 'answers slower than 2 s': slow },
+    checks: [
+      check('no 500 and no hung request', tally.count((s) => s === '500' || s === 'timeout') === 0, `${tally.count((s) => s === '500')} answered 500, ${tally.count((s) => s === 'timeout')} unanswered within 15 s`),
+      check('5xx answers carry an error code', uncoded5xx === 0, `${uncoded5xx} 5xx answers with code null`, KNOWN.uncodedEnvelope),
+      ...checks,
+      ...books.checks,
+    ],
+  };
+}
+
+/** Polls `probe` until `done` (or `timeoutMs`); the ms it took, or Infinity. */
+async function within(probe: () => Promise<boolean>, timeoutMs: number): Promise<number> {
+  const started = Date.now();
+  while (!(await probe())) {
+    if (Date.now() - started > timeoutMs) return Infinity;
+    await sleep(50);
+  }
+  return Date.now() - started;
+}
+
+function kidOf(jws: string): string {
+  return JSON.parse(Buffer.from(jws.split('.')[0], 'base64url').toString()).kid;
+}
+
+/**
+ * 6. Per-process caches across replicas: each change is made through replica 0 (or the operator
+ * CLI, or straight in the database, which neither replica hears of) and replica 1 is asked until
+ * it reflects it. Bounds: organizations at once (LISTEN/NOTIFY), OAuth clients at once (not
+ * cached), agent keys 2 s (TTL), policies at once (read by every decision), cosigning keys 30 s.
+ */
+export async function replicaCaches(stack: ChaosStack, t: Timing): Promise<ScenarioResult> {
+  const started = Date.now();
+  const tally = new Tally();
+  const checks: Check[] = [];
+  const figures: Record<string, string | number> = {};
+  const faults: string[] = [];
+  const [, other] = [stack.ledgers[0], stack.ledgers[1]];
+  let n = 0;
+  const write = async (replica: number) => {
+    const a = await stack.ledgerCall('POST', '/transactions', { postings: [
+      { account: 'usd:cash', amount: '1', currency: 'USD', direction: 'debit' },
+      { account: 'usd:bank', amount: '1', currency: 'USD', direction: 'credit' },
+    ] }, replica, { 'Idempotency-Key': `cache-${Date.now()}-${n++}` });
+    tally.add(a);
+    return a;
+  };
+
+  // Organizations: suspension by the operator CLI.
+  await write(1);
+  await stack.ledgerAdmin('suspend-organization', '--organization', stack.organizationId);
+  faults.push('organization suspended (CLI)');
+  const suspended = await within(async () => (await write(1)).body?.error?.code === 'tenant_suspended', 10_000);
+  checks.push(check('ledger: a suspension reaches the other replica at once', suspended <= 1000, `${other.name} refused writes ${suspended} ms after the CLI returned`));
+  await stack.ledgerAdmin('unsuspend-organization', '--organization', stack.organizationId);
+  const resumed = await within(async () => (await write(1)).status === 201, 10_000);
+  checks.push(check('ledger: lifting it reaches the other replica at once', resumed <= 1000, `${other.name} accepted writes ${resumed} ms after the CLI returned`));
+  figures['organization suspension seen by replica 1 (ms)'] = suspended;
+
+  // OAuth clients: disabled through replica 0; replica 1 must stop issuing tokens at once.
+  const extra = await stack.ledgerAdmin('create-client', '--organization', stack.organizationId, '--ledger', stack.ledgerId, '--mode', 'test', '--scopes', 'ledger:read');
+  const issued = await stack.ledgerTokenFor(extra.client_id, extra.client_secret, 1);
+  const disabled = await stack.ledgerCall('DELETE', `/oauth_clients/${extra.client_id}`, undefined, 0);
+  tally.add(disabled);
+  faults.push(`oauth client disabled through ledger-0 (${disabled.status})`);
+  const refused = await within(async () => (await stack.ledgerTokenFor(extra.client_id, extra.client_secret, 1)).status === 401, 10_000);
+  checks.push(check('ledger: a disabled client gets no token from the other replica', refused <= 1000, `${other.name} refused the client ${refused} ms after the delete`));
+  const old = await call('GET', `${other.url}/ledger/v1/accounts`, { headers: { Authorization: `Bearer ${issued.token}` } });
+  figures['token issued before the disable, on replica 1'] = `${old.status} (documented: issued tokens live until they expire)`;
+
+  // Agent keys: suspended in the database, the worst case (no replica hears of it); the TTL bounds it.
+  const agent = await stack.seedControlAgent('cache', 1_000_000);
+  const authorize = async (replica: number) => {
+    const a = await call('POST', `${stack.controls[replica].url}/control/v1/agent/payment_intents`, {
+      headers: { Authorization: `Bearer ${agent.key}` },
+      body: { budget_id: agent.budgetId, amount_cents: 100, counterparty: 'acme', idempotency_key: `cache-${Date.now()}-${n++}` },
+    });
+    tally.add(a);
+    return a;
+  };
+  await authorize(1);
+  await stack.controlDb.query(`UPDATE policies SET per_transaction_cap_cents = 50 WHERE id = $1`, [agent.policyId]);
+  faults.push('policy cap lowered');
+  const denied = await authorize(1);
+  checks.push(check('control: a policy change applies to the next decision on every replica', denied.status === 403, `${stack.controls[1].name} answered ${denied.status} right after the change`));
+  await stack.controlDb.query(`UPDATE policies SET per_transaction_cap_cents = 1000000 WHERE id = $1`, [agent.policyId]);
+  await authorize(1);
+  await stack.controlDb.query(`UPDATE agents SET status = 'suspended' WHERE id = $1`, [agent.agentId]);
+  faults.push('agent suspended');
+  const locked = await within(async () => {
+    const a = await authorize(1);
+    return a.status === 401 || a.status === 403;
+  }, 10_000);
+  checks.push(check('control: an agent suspension reaches every replica within 2 s', locked <= 2500, `${stack.controls[1].name} refused the key ${locked} ms after the change`));
+  figures['agent suspension seen by replica 1 (ms)'] = locked;
+
+  // Cosigning keys: rotated by the operator CLI; JWKS lists the new key at once, signing switches within 30 s.
+  await stack.controlDb.query(`UPDATE agents SET status = 'active' WHERE id = $1`, [agent.agentId]);
+  const rotated = await stack.controlAdmin('rotate-cosign-key');
+  const newKid: string = rotated.kid ?? rotated.id ?? rotated.key_id;
+  faults.push(`cosigning key rotated (CLI, kid ${newKid})`);
+  const listed = await within(async () => {
+    const jwks = await call('GET', `${stack.controls[1].url}/.well-known/jwks.json`);
+    return (jwks.body?.keys ?? []).some((k: { kid: string }) => k.kid === newKid);
+  }, 5000);
+  checks.push(check('control: a rotated key is published by every replica at once', listed <= 1000, `${stack.controls[1].name} listed kid ${newKid} after ${listed} ms`));
+  if (!t.short) {
+    const signing = await within(async () => {
+      const a = await authorize(1);
+      const token = a.body?.cosignature;
+      return typeof token === 'string' && kidOf(token) === newKid;
+    }, 40_000);
+    checks.push(check('control: every replica signs with the rotated key within 30 s', signing <= 31_000, `${stack.controls[1].name} signed with it after ${signing} ms`));
+    figures['rotated key signing on replica 1 (ms)'] = signing;
+  }
+  return { name: 'replicas: per-process caches invalidated across replicas', replicas: stack.replicas, seconds: (Date.now() - started) / 1000, faults, tally, lost: 0, duplicated: 0, partial: 0, figures, checks };
+}

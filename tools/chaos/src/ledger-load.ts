@@ -1,0 +1,210 @@
+import { randomBytes } from 'node:crypto';
+import { Answer, check, Check, sleep, Tally } from './chaos-kit';
+import { ChaosStack, LEDGER_ACCOUNTS } from './chaos-stack';
+
+/** What one idempotency key went through: every answer's transaction id must be the same one. */
+interface KeyRecord {
+  attempts: number;
+  final?: number;
+  ids: Set<string>;
+  replays: number;
+}
+
+const RETRYABLE = (a: Answer) => a.status === 'network' || a.status === 'timeout' || (typeof a.status === 'number' && (a.status >= 500 || a.status === 409));
+
+/**
+ * `writers` concurrent clients posting two-leg transfers between a few accounts, each with its own
+ * Idempotency-Key, retried with the same key (on any replica) after a 5xx, a 409 in_progress or a
+ * network error until answered. Outage observations: answers that took longer than 2 s, 500s, 503s
+ * without an error code.
+ */
+export class LedgerWriters {
+  readonly keys = new Map<string, KeyRecord>();
+  readonly tally = new Tally();
+  slowAnswers = 0;
+  uncoded5xx = 0;
+  private stopped = false;
+  private running: Promise<void>[] = [];
+  private readonly prefix = randomBytes(4).toString('hex');
+  private n = 0;
+
+  constructor(
+    private readonly stack: ChaosStack,
+    /** Keys still unanswered when this passes are left so (reported as unanswered). */
+    private readonly retryUntil: () => number,
+  ) {}
+
+  start(writers: number): void {
+    this.running = Array.from({ length: writers }, (_, w) => this.writer(w));
+  }
+
+  /** Stops new keys and waits until every started key is answered or gave up. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.all(this.running);
+  }
+
+  private async writer(w: number): Promise<void> {
+    while (!this.stopped) await this.submit(`${this.prefix}-${w}-${this.n++}`, w);
+  }
+
+  private body() {
+    const currencies = Object.keys(LEDGER_ACCOUNTS);
+    const currency = currencies[Math.floor(Math.random() * currencies.length)];
+    const accounts = LEDGER_ACCOUNTS[currency];
+    const i = Math.floor(Math.random() * accounts.length);
+    const j = (i + 1 + Math.floor(Math.random() * (accounts.length - 1))) % accounts.length;
+    const amount = String(1 + Math.floor(Math.random() * 10_000));
+    return {
+      postings: [
+        { account: accounts[j], amount, currency, direction: 'debit' },
+        { account: accounts[i], amount, currency, direction: 'credit' },
+      ],
+    };
+  }
+
+  private async submit(key: string, w: number): Promise<void> {
+    const record: KeyRecord = { attempts: 0, ids: new Set(), replays: 0 };
+    this.keys.set(key, record);
+    const body = this.body();
+    for (;;) {
+      const replica = (w + record.attempts) % this.stack.ledgers.length;
+      record.attempts += 1;
+      const answer = await this.stack.ledgerCall('POST', '/transactions', body, replica, { 'Idempotency-Key': key });
+      this.tally.add(answer);
+      if (answer.ms > 2000) this.slowAnswers += 1;
+      if (typeof answer.status === 'number' && answer.status >= 500 && !answer.body?.error?.code) this.uncoded5xx += 1;
+      if (typeof answer.status === 'number' && answer.status < 300) {
+        const id = answer.body?.data?.id ?? answer.body?.id;
+        if (id) record.ids.add(id);
+        if (answer.headers?.get('idempotent-replayed') === 'true') record.replays += 1;
+      }
+      if (!RETRYABLE(answer)) {
+        record.final = answer.status as number;
+        return;
+      }
+      if (Date.now() > this.retryUntil()) return;
+      await sleep(150 + Math.random() * 250);
+    }
+  }
+
+  answered2xx(): number {
+    return [...this.keys.values()].filter((k) => k.final !== undefined && k.final < 300).length;
+  }
+}
+
+/**
+ * The books against what the writers were told: every key answered 2xx is exactly one transaction
+ * (the one every answer named), keys never answered 2xx wrote nothing, no transaction lacks its
+ * postings or balances, every currency nets to zero, every balance equals its postings.
+ */
+export async function checkBooks(stack: ChaosStack, writers: LedgerWriters): Promise<{ checks: Check[]; lost: number; duplicated: number; partial: number; figures: Record<string, number> }> {
+  const db = stack.ledgerDb;
+  const rows = (
+    await db.query(`SELECT idempotency_key AS key, array_agg(id::text) AS ids FROM transactions WHERE ledger_id = $1 AND idempotency_key = ANY($2) GROUP BY idempotency_key`, [
+      stack.ledgerId,
+      [...writers.keys.keys()],
+    ])
+  ).rows as { key: string; ids: string[] }[];
+  const written = new Map(rows.map((r) => [r.key, r.ids]));
+  let lost = 0;
+  let duplicated = 0;
+  let mismatched = 0;
+  let unacknowledged = 0;
+  let unanswered = 0;
+  let answeredTwice = 0;
+  let replayed = 0;
+  let retried = 0;
+  let example = '';
+  for (const [key, record] of writers.keys) {
+    const ids = written.get(key) ?? [];
+    if (record.attempts > 1) retried += 1;
+    replayed += record.replays;
+    if (record.final === undefined) {
+      unanswered += 1;
+      continue;
+    }
+    if (record.final < 300) {
+      if (ids.length === 0) lost += 1;
+      if (ids.length > 1) duplicated += ids.length - 1;
+      if (record.ids.size > 1) answeredTwice += 1;
+      if (ids.length === 1 && !record.ids.has(ids[0])) {
+        mismatched += 1;
+        example ||= ` (e.g. key ${key}: answered ${[...record.ids].join('/') || 'no id'}, stored ${ids[0]})`;
+      }
+    } else if (ids.length > 0) unacknowledged += 1;
+  }
+  const [{ bare, unbalanced_tx: unbalancedTx }] = (
+    await db.query(
+      `SELECT count(*) FILTER (WHERE n = 0)::int AS bare, count(*) FILTER (WHERE n > 0 AND net <> 0)::int AS unbalanced_tx FROM (
+         SELECT t.id, count(p.id) AS n, coalesce(sum(CASE p.direction WHEN 'debit' THEN p.amount ELSE -p.amount END), 0) AS net
+         FROM transactions t LEFT JOIN postings p ON p.transaction_id = t.id WHERE t.ledger_id = $1 GROUP BY t.id) x`,
+      [stack.ledgerId],
+    )
+  ).rows;
+  const unbalancedCurrencies = (
+    await db.query(
+      `SELECT currency FROM postings WHERE ledger_id = $1 GROUP BY currency HAVING sum(CASE direction WHEN 'debit' THEN amount ELSE -amount END) <> 0`,
+      [stack.ledgerId],
+    )
+  ).rowCount ?? 0;
+  const drifted = (
+    await db.query(
+      `SELECT b.account_id FROM account_balances b
+       LEFT JOIN (SELECT account_id, currency, sum(CASE direction WHEN 'debit' THEN amount ELSE 0 END) AS d, sum(CASE direction WHEN 'credit' THEN amount ELSE 0 END) AS c
+                  FROM postings WHERE ledger_id = $1 AND NOT pending GROUP BY account_id, currency) s
+         ON s.account_id = b.account_id AND s.currency = b.currency
+       WHERE b.ledger_id = $1 AND (b.posted_debits <> coalesce(s.d, 0) OR b.posted_credits <> coalesce(s.c, 0))`,
+      [stack.ledgerId],
+    )
+  ).rowCount ?? 0;
+  const partial = bare + unbalancedTx + drifted;
+  return {
+    lost,
+    duplicated,
+    partial,
+    figures: { 'keys answered 2xx': writers.answered2xx(), 'keys retried': retried, 'replayed answers': replayed },
+    checks: [
+      check('every 2xx is exactly one transaction', lost === 0 && duplicated === 0 && mismatched === 0, `${writers.answered2xx()} keys answered 2xx: ${lost} without a transaction, ${duplicated} extra, ${mismatched} naming another transaction${example}`),
+      check('every retried key answered with one transaction', answeredTwice === 0, `${answeredTwice} keys answered with two different transactions over ${retried} retried keys`),
+      check('keys refused wrote nothing', unacknowledged === 0, `${unacknowledged} keys answered 4xx have a transaction`),
+      check('every key answered', unanswered === 0, `${unanswered} keys still unanswered when retries stopped`),
+      check('no partial write', partial === 0, `${bare} transactions without postings, ${unbalancedTx} unbalanced transactions, ${drifted} balances differing from their postings`),
+      check('every currency nets to zero', unbalancedCurrencies === 0, `${unbalancedCurrencies} currencies not netting to zero`),
+    ],
+  };
+}
+
+/**
+ * Waits until the receiver holds every event of the ledger at least once and every delivery
+ * succeeded (or `timeoutMs` passes); reports missing events and duplicate receipts.
+ */
+export async function checkDeliveries(stack: ChaosStack, timeoutMs: number): Promise<{ checks: Check[]; figures: Record<string, number>; duplicates: number }> {
+  const deadline = Date.now() + timeoutMs;
+  let missing: string[] = [];
+  let pending = 0;
+  let dead = 0;
+  let events = 0;
+  for (;;) {
+    const ids = (await stack.ledgerDb.query(`SELECT id::text FROM events WHERE ledger_id = $1`, [stack.ledgerId])).rows.map((r) => r.id as string);
+    events = ids.length;
+    const received = new Set(stack.receiver.received.map((r) => r.headers['bursar-event-id'] as string));
+    missing = ids.filter((id) => !received.has(id));
+    const [counts] = (
+      await stack.ledgerDb.query(`SELECT count(*) FILTER (WHERE status = 'pending')::int AS pending, count(*) FILTER (WHERE status = 'dead')::int AS dead FROM webhook_deliveries`)
+    ).rows;
+    ({ pending, dead } = counts);
+    if ((missing.length === 0 && pending === 0) || Date.now() > deadline) break;
+    await sleep(250);
+  }
+  const receipts = stack.receiver.received.length;
+  const unique = new Set(stack.receiver.received.map((r) => r.headers['bursar-event-id'])).size;
+  return {
+    duplicates: receipts - unique,
+    figures: { 'events recorded': events, 'webhook receipts': receipts, 'duplicate receipts': receipts - unique },
+    checks: [
+      check('every event delivered at least once', missing.length === 0, `${missing.length} of ${events} events never reached the receiver`),
+      check('every delivery succeeded', pending === 0 && dead === 0, `${pending} deliveries still pending, ${dead} dead`),
+    ],
+  };
+}

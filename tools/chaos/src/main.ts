@@ -1,0 +1,69 @@
+import { printResult, ScenarioResult } from './chaos-kit';
+import { ChaosStack } from './chaos-stack';
+import { controlUnderRestart, replicaCaches } from './control-scenarios';
+import { ledgerKills, postgresRestarts, redisKill, Timing, workerKills } from './ledger-scenarios';
+
+/*
+ * `pnpm chaos` (and `pnpm chaos:short`, CHAOS_SHORT=1): the fault campaign. It starts its own
+ * PostgreSQL cluster and redis-server (never the shared ones), the real services as child
+ * processes on scratch databases, and for each replica count in CHAOS_REPLICAS (default `1,2`;
+ * short: `2`) runs every scenario, printing a table per scenario. CHAOS_ONLY (comma list of
+ * postgres, ledger-kill, redis, workers, control, caches) picks scenarios. Exits 1 when an
+ * invariant breaks; checks of defects issue 15 tracks only with CHAOS_STRICT=1.
+ */
+
+const short = process.env.CHAOS_SHORT === '1';
+const strict = process.env.CHAOS_STRICT === '1';
+const replicaCounts = (process.env.CHAOS_REPLICAS ?? (short ? '2' : '1,2')).split(',').map(Number);
+const only = process.env.CHAOS_ONLY?.split(',');
+
+const timing: Timing = short
+  ? { short, loadMs: 6_000, downMs: 2_000, retryMs: 30_000, drainMs: 30_000 }
+  : { short, loadMs: 40_000, downMs: 5_000, retryMs: 90_000, drainMs: 120_000 };
+
+const SCENARIOS: [string, (stack: ChaosStack, t: Timing) => Promise<ScenarioResult>, number][] = [
+  ['postgres', postgresRestarts, 1],
+  ['ledger-kill', ledgerKills, 1],
+  ['redis', redisKill, 1],
+  ['workers', workerKills, 1],
+  ['control', controlUnderRestart, 1],
+  ['caches', replicaCaches, 2],
+];
+
+async function main(): Promise<number> {
+  const results: ScenarioResult[] = [];
+  for (const replicas of replicaCounts) {
+    const bootAt = Date.now();
+    const stack = await ChaosStack.start(replicas);
+    // Ctrl-C still stops what the campaign started (its Postgres, Redis and services).
+    const interrupted = () => void stack.close().finally(() => process.exit(130));
+    process.once('SIGINT', interrupted);
+    process.once('SIGTERM', interrupted);
+    process.stdout.write(`\n# ${replicas} replica(s) of ledger, control and webhook-worker; stack up in ${((Date.now() - bootAt) / 1000).toFixed(1)} s\n`);
+    try {
+      for (const [name, scenario, minReplicas] of SCENARIOS) {
+        if ((only && !only.includes(name)) || replicas < minReplicas) continue;
+        const result = await scenario(stack, timing);
+        printResult(result);
+        results.push(result);
+      }
+    } finally {
+      process.off('SIGINT', interrupted);
+      process.off('SIGTERM', interrupted);
+      await stack.close();
+    }
+  }
+  const broken = results.flatMap((r) => r.checks.filter((c) => !c.ok && (strict || !c.knownDefect)).map((c) => `${r.name} [${r.replicas}]: ${c.name}`));
+  const known = results.flatMap((r) => r.checks.filter((c) => !c.ok && c.knownDefect && !strict).map((c) => `${r.name} [${r.replicas}]: ${c.name}`));
+  process.stdout.write(`\n${broken.length === 0 ? 'every invariant held' : `${broken.length} invariant(s) broken:\n  ${broken.join('\n  ')}`}\n`);
+  if (known.length) process.stdout.write(`known defects (issue 15, being fixed; CHAOS_STRICT=1 fails on them):\n  ${known.join('\n  ')}\n`);
+  return broken.length === 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);
