@@ -30,27 +30,34 @@ const FILTER = `organization_id = $1 AND ledger_id = $2 AND mode = $3
   AND ($6::text IS NULL OR resource_id = $6)`;
 
 /**
- * Rows every future reader will see exactly as this one does: written by transactions older than
- * the oldest one still in flight. Any transaction that could still add an event has an id at or
- * above that bound, so its events sort after everything served here and none can appear behind a
- * position already read. (A row a reader's own snapshot shows but this bound holds back is simply
- * served a moment later.)
+ * The snapshot's bounds. `frontier`: the oldest transaction of this database still in flight (or,
+ * with none, the next transaction id). Every transaction that could still add an event has an id
+ * at or above it, so events written below it are final: serving only those, in (xid, seq) order,
+ * no later commit can ever land behind a position a reader has passed. Transactions of other
+ * databases on the cluster cannot write here and are left out, so an idle one elsewhere does not
+ * stall the tail; an in-flight id whose database is no longer known counts, to stay safe.
+ * `horizon`: the next transaction id, above every transaction committed before this read.
  */
-const SERVABLE = `xid < pg_snapshot_xmin(pg_current_snapshot())`;
+const BOUNDS = `SELECT coalesce(
+    (SELECT min(x) FROM pg_snapshot_xip(s) x
+     WHERE x::xid NOT IN (SELECT backend_xid FROM pg_stat_activity WHERE backend_xid IS NOT NULL AND datname <> current_database())),
+    pg_snapshot_xmax(s)) AS frontier,
+  pg_snapshot_xmax(s) AS horizon
+  FROM pg_current_snapshot() s`;
 
 /**
- * One page in either direction, with the snapshot's bounds: `frontier` (the oldest transaction in
- * flight) and `horizon` (the next transaction id). The lateral join still answers one row, of
- * nulls, when no event matches, so the bounds always come back.
+ * One page in either direction, with the snapshot's bounds. The lateral join still answers one
+ * row, of nulls, when no event matches, so the bounds always come back.
  */
 function pageSql(direction: EventPage['direction'], from: boolean): string {
   const [cmp, order] = direction === 'oldest_first' ? ['>', 'ASC'] : ['<', 'DESC'];
-  return `SELECT s.frontier::text AS frontier, s.horizon::text AS horizon, e.*
-    FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS frontier, pg_snapshot_xmax(pg_current_snapshot()) AS horizon) s
+  return `SELECT b.frontier::text AS frontier, b.horizon::text AS horizon, e.*
+    FROM (${BOUNDS}) b
     LEFT JOIN LATERAL (
       SELECT ${EVENT_COLUMNS} FROM events
-      WHERE ${FILTER} AND xid < s.frontier ${from ? `AND (xid, seq) ${cmp} ($8::xid8, $9::bigint)` : ''}
-      ORDER BY xid ${order}, seq ${order} LIMIT $7
+      WHERE ${FILTER} AND xid < b.frontier ${from ? `AND (xid, seq) ${cmp} ($8::xid8, $9::bigint)` : ''}
+      -- Qualified: a bare name would sort by the text output column, putting 999 above 1000.
+      ORDER BY events.xid ${order}, events.seq ${order} LIMIT $7
     ) e ON true
     ORDER BY e.xid::xid8 ${order}, e.seq::bigint ${order}`;
 }
@@ -91,7 +98,7 @@ export class EventsRepository {
   }
 
   /**
-   * One page of servable events (see SERVABLE) in position order. Transactions in flight when the
+   * One page of servable events (below the frontier, see BOUNDS) in position order. Transactions in flight when the
    * read began may still commit events that belong before the page's end; it waits for them (up
    * to SETTLE_MS) so that a client's own committed writes show.
    */
@@ -112,7 +119,7 @@ export class EventsRepository {
 
   async count(scope: LedgerScope, filter: EventFilter): Promise<number> {
     const [row] = await this.dataSource.query(
-      `SELECT count(*)::int AS n FROM events WHERE ${FILTER} AND ${SERVABLE}`,
+      `SELECT count(*)::int AS n FROM events, (${BOUNDS}) b WHERE ${FILTER} AND xid < b.frontier`,
       filterParams(scope, filter),
     );
     return row.n;
