@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DataSource, QueryRunner } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { holdTransaction } from '@bursar/testing';
 import { LedgerScope } from '../src/common/mode';
 import { EventsService } from '../src/events/events.service';
 import { BooksApi, startBooksApp } from './books-api';
@@ -32,17 +33,8 @@ describe('Events tail under concurrent writers', () => {
 
   /** A database transaction that writes an event now and commits whenever the test says. */
   async function holdEvent(type: string): Promise<{ id: string; commit(): Promise<void> }> {
-    const runner: QueryRunner = t.app.get(DataSource).createQueryRunner();
-    await runner.connect();
-    await runner.startTransaction();
-    const event = await t.app.get(EventsService).record(runner.manager, scope, type, null, { held: true });
-    return {
-      id: event.id,
-      commit: async () => {
-        await runner.commitTransaction();
-        await runner.release();
-      },
-    };
+    const held = await holdTransaction(t.app.get(DataSource), (m) => t.app.get(EventsService).record(m, scope, type, null, { held: true }));
+    return { id: held.value.id, commit: held.commit };
   }
 
   async function page(query: string): Promise<{ data: WireEvent[]; has_more: boolean; next_cursor: string | null }> {

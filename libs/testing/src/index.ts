@@ -5,3 +5,4 @@ export * from './webhook-receiver';
 export * from './app-process';
 export * from './webhook-env';
 export * from './poll-until';
+export * from './held-transaction';
