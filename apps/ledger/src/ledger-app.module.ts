@@ -23,6 +23,7 @@ import { OrganizationsModule } from './organizations/organizations.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { SourcesModule } from './sources/sources.module';
 import { ExternalTransactionsModule } from './external-transactions/external-transactions.module';
+import { InboundModule } from './inbound/inbound.module';
 import { ReconciliationRunsModule } from './reconciliation-runs/reconciliation-runs.module';
 
 @Module({})
@@ -55,6 +56,7 @@ export class LedgerAppModule {
         AnonymizationModule,
         SourcesModule,
         ExternalTransactionsModule,
+        InboundModule,
         ReconciliationRunsModule,
       ],
       providers: [{ provide: LedgerSettings, useValue: settings }, Pagination],

@@ -82,6 +82,30 @@ export class ExternalTransactionsRepository {
     return row ?? null;
   }
 
+  /** Moves the (locked) row to `matched` under `matchId`. */
+  async markMatched(manager: EntityManager, scope: LedgerScope, id: string, matchId: string, runId: string | null): Promise<ExternalTransactionRecord> {
+    return this.setState(manager, scope, id, `status = 'matched', matched_at = clock_timestamp(), reconciliation_match_id = $3,
+      reconciliation_run_id = $4, ignored_reason = NULL`, [matchId, runId]);
+  }
+
+  /** Back to `open`, free for another match. */
+  reopen(manager: EntityManager, scope: LedgerScope, id: string): Promise<ExternalTransactionRecord> {
+    return this.setState(manager, scope, id, `status = 'open', matched_at = NULL, reconciliation_match_id = NULL, reconciliation_run_id = NULL`, []);
+  }
+
+  markIgnored(manager: EntityManager, scope: LedgerScope, id: string, reason: string | null): Promise<ExternalTransactionRecord> {
+    return this.setState(manager, scope, id, `status = 'ignored', ignored_reason = $3`, [reason]);
+  }
+
+  private async setState(manager: EntityManager, scope: LedgerScope, id: string, set: string, params: unknown[]): Promise<ExternalTransactionRecord> {
+    const [rows] = await manager.query(
+      `UPDATE external_transactions e SET ${set}, updated_at = clock_timestamp() WHERE e.ledger_id = $1 AND e.id = $2
+       RETURNING ${EXTERNAL_TRANSACTION_COLUMNS}`,
+      [scope.ledgerId, id, ...params],
+    );
+    return rows[0];
+  }
+
   /** Newest first (by creation: the ledger's index), `limit` rows after `after`. */
   list(
     scope: LedgerScope,

@@ -1,15 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { ListPage } from '../common/envelope.interceptor';
 import { LedgerErrors } from '../common/ledger-errors';
 import { LedgerScope } from '../common/mode';
 import { ListOrder, PageRequest, Pagination } from '../common/pagination';
+import { EventsService } from '../events/events.service';
+import { PostingEntity } from '../postings/posting.entity';
 import { SourceRecord } from '../sources/source.record';
+import { ExternalTransactionErrors } from './external-transaction-errors';
 import { ExternalTransactionRecord, presentExternalTransaction, PresentedExternalTransaction } from './external-transaction.record';
 import { ExternalTransactionFilter, ExternalTransactionsRepository } from './external-transactions.repository';
 import { IngestItemError, IngestRow, isIngestError, parseIngestItem } from './ingest-item';
+import { matchEventPayload, ReconciliationMatchRecord } from './reconciliation-match.record';
+import { MatchCandidate, ReconciliationMatchesRepository } from './reconciliation-matches.repository';
 
 /** Most items one ingest call (or one push) may carry. */
 export const MAX_INGEST_ITEMS = 1000;
@@ -45,10 +50,48 @@ function notFound(id: string) {
   return LedgerErrors.error('not_found', { message: `No external transaction ${id}` });
 }
 
+function notInState(row: ExternalTransactionRecord, needed: 'open' | 'matched') {
+  return ExternalTransactionErrors.error('invalid_state', { message: `External transaction ${row.id} is ${row.status}, not ${needed}` });
+}
+
+/** Indexes that keep a posting in at most one live match and a row in at most one. */
+const LIVE_MATCH_INDEXES = new Set(['reconciliation_match_postings_live_idx', 'reconciliation_matches_one_live_per_row_idx']);
+
+function isLiveMatchConflict(err: unknown): boolean {
+  const driver = err instanceof QueryFailedError ? (err.driverError as { code?: string; constraint?: string }) : undefined;
+  return driver?.code === '23505' && LIVE_MATCH_INDEXES.has(driver.constraint ?? '');
+}
+
+/** Signed amount of a posting as matching counts it: a debit adds, a credit subtracts. */
+export function signedPostingAmount(p: { amount: string; direction: 'debit' | 'credit' }): bigint {
+  return p.direction === 'debit' ? BigInt(p.amount) : -BigInt(p.amount);
+}
+
+/** Why the postings cannot match the row, or null when they can (manual match rules). */
+function manualMatchProblem(row: ExternalTransactionRecord, ids: string[], postings: MatchCandidate[]): { message: string; hint?: string } | null {
+  const found = new Set(postings.map((p) => p.id));
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length > 0) return { message: `No posting ${missing.join(', ')} in this ledger` };
+  for (const p of postings) {
+    if (p.pending || p.voidedAt) return { message: `Posting ${p.id} is ${p.voidedAt ? 'voided' : 'pending'}; only posted postings can be matched` };
+    if (p.reconciledAt) return { message: `Posting ${p.id} is already reconciled`, hint: 'Unmatch its current match first' };
+    if (p.currency !== row.currency) return { message: `Posting ${p.id} is in ${p.currency}, the external transaction in ${row.currency}` };
+  }
+  const sum = postings.reduce((total, p) => total + signedPostingAmount(p), 0n);
+  const residual = BigInt(row.amount) - sum;
+  if (residual === 0n) return null;
+  return {
+    message: `The postings sum to ${sum}, the external transaction is ${row.amount}`,
+    hint: `residual ${residual} (external amount minus the postings' signed sum, debit +amount, credit -amount); it must be 0`,
+  };
+}
+
 @Injectable()
 export class ExternalTransactionsService {
   constructor(
     private readonly rows: ExternalTransactionsRepository,
+    private readonly matches: ReconciliationMatchesRepository,
+    private readonly events: EventsService,
     private readonly pagination: Pagination,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
@@ -125,5 +168,93 @@ export class ExternalTransactionsService {
       next,
       total,
     );
+  }
+
+  /**
+   * Ties an open row to postings by hand, in one transaction: the match (strategy manual), its
+   * postings (reconciled_at set), the row (matched) and reconciliation.match_created. The postings
+   * must be this ledger's, posted, unreconciled, in the row's currency, and sum (debit +, credit -)
+   * to the row's amount exactly: else 422 with the residual in the hint. The row is locked first,
+   * then the postings in id order; a posting a concurrent match took is 409 `invalid_state`.
+   */
+  async match(scope: LedgerScope, id: string, postingIds: string[], note: string | null): Promise<ReconciliationMatchRecord> {
+    if (!isUUID(id)) throw notFound(id);
+    const ids = [...new Set(postingIds.map((p) => BigInt(p).toString()))];
+    try {
+      return await this.dataSource.transaction(async (manager) => {
+        const row = await this.rows.find(scope, id, manager, true);
+        if (!row) throw notFound(id);
+        if (row.status !== 'open') throw notInState(row, 'open');
+        const problem = manualMatchProblem(row, ids, await this.matches.lockPostings(manager, scope, ids));
+        if (problem) throw LedgerErrors.error('invalid_request', { ...problem, param: 'posting_ids' });
+        const match = await this.matches.insert(manager, scope, {
+          externalTransactionId: row.id,
+          runId: null,
+          strategy: 'manual',
+          postingIds: ids,
+          amount: row.amount,
+          currency: row.currency,
+          residual: '0',
+          autoResolved: false,
+          note,
+        });
+        await this.rows.markMatched(manager, scope, row.id, match.id, null);
+        await this.events.record(manager, scope, 'reconciliation.match_created', match.id, matchEventPayload(match));
+        return match;
+      });
+    } catch (err) {
+      if (isLiveMatchConflict(err)) {
+        throw ExternalTransactionErrors.error('invalid_state', { message: 'A posting or the row was matched by a concurrent request', param: 'posting_ids' });
+      }
+      throw err;
+    }
+  }
+
+  /** Reverses the row's live match: postings released, row open again, reconciliation.match_reversed. */
+  async unmatch(scope: LedgerScope, id: string, reason: string | null): Promise<ExternalTransactionRecord> {
+    if (!isUUID(id)) throw notFound(id);
+    return this.dataSource.transaction(async (manager) => {
+      const row = await this.rows.find(scope, id, manager, true);
+      if (!row) throw notFound(id);
+      const match = row.status === 'matched' ? await this.matches.reverse(manager, scope, row.reconciliationMatchId!, reason) : null;
+      if (!match) throw notInState(row, 'matched');
+      const reopened = await this.rows.reopen(manager, scope, row.id);
+      await this.events.record(manager, scope, 'reconciliation.match_reversed', match.id, matchEventPayload(match));
+      return reopened;
+    });
+  }
+
+  /** Sets an open row aside (external_transaction.ignored); ignoring an ignored row changes nothing; matched is 409. */
+  async ignore(scope: LedgerScope, id: string, reason: string | null): Promise<ExternalTransactionRecord> {
+    if (!isUUID(id)) throw notFound(id);
+    return this.dataSource.transaction(async (manager) => {
+      const row = await this.rows.find(scope, id, manager, true);
+      if (!row) throw notFound(id);
+      if (row.status === 'ignored') return row;
+      if (row.status !== 'open') throw notInState(row, 'open');
+      const ignored = await this.rows.markIgnored(manager, scope, row.id, reason);
+      await this.events.record(manager, scope, 'external_transaction.ignored', row.id, { ...presentExternalTransaction(ignored), reason });
+      return ignored;
+    });
+  }
+
+  async matchesOf(scope: LedgerScope, id: string): Promise<ReconciliationMatchRecord[]> {
+    const row = await this.get(scope, id);
+    return this.matches.listForRow(scope, row.id);
+  }
+
+  /**
+   * Marks a posting reconciled by hand (POST /postings/{id}/reconciliations). The reference is the
+   * caller's external reference, else the run it names; a run must be this ledger's (422).
+   */
+  async reconcilePosting(scope: LedgerScope, postingId: string, input: { externalReference?: string; runId?: string }): Promise<PostingEntity> {
+    const missing = () => LedgerErrors.error('not_found', { message: `No posting ${postingId}` });
+    if (!/^\d{1,19}$/.test(postingId) || BigInt(postingId) > 9223372036854775807n) throw missing();
+    if (input.runId !== undefined && !(isUUID(input.runId) && (await this.matches.runExists(scope, input.runId)))) {
+      throw LedgerErrors.error('invalid_request', { message: `No reconciliation run ${input.runId} in this ledger`, param: 'reconciliation_run_id' });
+    }
+    const posting = await this.matches.markPostingReconciled(scope, postingId, input.externalReference ?? input.runId ?? null);
+    if (!posting) throw missing();
+    return posting;
   }
 }
