@@ -20,7 +20,7 @@ export interface MatchRow {
   scopeAccount: string | null;
   /** occurred_at in epoch milliseconds. */
   at: number;
-  /** `rail\u0000kind\u0000value` of its reference triple, when it has one. */
+  /** `rail\u001fkind\u001fvalue` of its reference triple, when it has one. */
   ref: string | null;
 }
 

@@ -7,6 +7,8 @@ import type { FoundMatch, MatchPosting, MatchRow, RefCandidate } from './reconci
 import type { NewRun, RunOutcome, RunRecord } from './reconciliation-run.record';
 
 const UNIQUE_VIOLATION = '23505';
+/** Joins a reference triple into one key (unit separator, chr(31): Postgres text cannot hold NUL). */
+const REF_SEPARATOR = '\u001f';
 const ONE_ACTIVE_RUN_INDEX = 'reconciliation_runs_one_active_idx';
 
 const RUN_COLUMNS = `r.id, r.ledger_id AS "ledgerId", r.source_id AS "sourceId", s.name AS "sourceName",
@@ -124,7 +126,7 @@ export class ReconciliationRunsRepository {
    * `staleMs` (its process died). Null when another process has it or it has finished.
    */
   async claim(scope: LedgerScope, id: string, staleMs: number): Promise<RunRecord | null> {
-    const rows: { id: string }[] = await this.dataSource.query(
+    const [rows]: [{ id: string }[], number] = await this.dataSource.query(
       `UPDATE reconciliation_runs SET status = 'running', attempts = attempts + 1, started_at = coalesce(started_at, clock_timestamp()),
          heartbeat_at = clock_timestamp(), updated_at = clock_timestamp()
        WHERE ledger_id = $1 AND id = $2
@@ -182,7 +184,7 @@ export class ReconciliationRunsRepository {
       `SELECT x.id, x.external_id, x.amount::text AS amount, x.currency, x.account_id,
          coalesce(x.account_id, s.default_account_id) AS scope_account,
          (extract(epoch FROM x.occurred_at) * 1000)::float8 AS at_ms,
-         CASE WHEN x.reference_rail IS NOT NULL THEN x.reference_rail || chr(0) || x.reference_kind || chr(0) || x.reference_value END AS ref
+         CASE WHEN x.reference_rail IS NOT NULL THEN x.reference_rail || chr(31) || x.reference_kind || chr(31) || x.reference_value END AS ref
        FROM external_transactions x JOIN reconciliation_sources s ON s.id = x.source_id
        WHERE x.ledger_id = $1 AND x.source_id = $2 AND x.status = 'open'
          AND ($3::uuid[] IS NULL OR x.id = ANY ($3::uuid[]))
@@ -230,11 +232,10 @@ export class ReconciliationRunsRepository {
     const found: RefRow[] = await this.dataSource.query(
       `SELECT x.row_id::text AS row_id, p.id::text AS id, p.account_id, (${SIGNED})::text AS amount, p.currency,
          (extract(epoch FROM p.value_date) * 1000)::float8 AS value_ms
-       FROM unnest($2::text[], $3::text[]) AS x(row_id, ref)
-       JOIN transaction_external_refs e ON e.ledger_id = $1
-         AND e.rail = split_part(x.ref, chr(0), 1) AND e.ref_kind = split_part(x.ref, chr(0), 2) AND e.value = split_part(x.ref, chr(0), 3)
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS x(row_id, rail, kind, value)
+       JOIN transaction_external_refs e ON e.ledger_id = $1 AND e.rail = x.rail AND e.ref_kind = x.kind AND e.value = x.value
        JOIN postings p ON p.transaction_id = e.transaction_id AND p.ledger_id = $1 AND ${CANDIDATE}`,
-      [scope.ledgerId, withRef.map((r) => r.id), withRef.map((r) => r.ref)],
+      [scope.ledgerId, withRef.map((r) => r.id), ...[0, 1, 2].map((k) => withRef.map((r) => (r.ref as string).split(REF_SEPARATOR)[k]))],
     );
     return found.map((r) => ({ rowId: r.row_id, posting: toPosting(r) }));
   }
@@ -260,7 +261,8 @@ export class ReconciliationRunsRepository {
       `SELECT id FROM external_transactions WHERE ledger_id = $1 AND id = ANY ($2::uuid[]) AND status = 'open' ORDER BY id FOR UPDATE`,
       [scope.ledgerId, rowIds],
     );
-    const claimed: { id: string }[] = await manager.query(
+    // TypeORM answers an UPDATE ... RETURNING with [rows, affected count].
+    const [claimed]: [{ id: string }[], number] = await manager.query(
       `WITH claimable AS (
          SELECT p.id FROM postings p WHERE p.ledger_id = $1 AND p.id = ANY ($2::bigint[]) AND ${CANDIDATE}
          ORDER BY p.id FOR NO KEY UPDATE)
