@@ -1,4 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { appendFileSync, closeSync, mkdtempSync, openSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort, redisAnswers } from '@bursar/dev-infra';
 import { SWC_REGISTER } from '@bursar/testing';
@@ -9,6 +11,9 @@ import { SWC_REGISTER } from '@bursar/testing';
  */
 
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
+
+/** Where the services' logs go (one file per process, appended across restarts). */
+export const LOG_DIR = mkdtempSync(path.join(tmpdir(), 'bursar-chaos-logs-'));
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
@@ -56,12 +61,18 @@ export class ServiceProcess {
 
   async boot(): Promise<void> {
     this.stderr = '';
+    // Warnings and errors (JSON lines) of every run of this process, for explaining a broken invariant.
+    const log = openSync(path.join(LOG_DIR, `${this.name}.log`), 'a');
     const child = spawn(process.execPath, ['-r', SWC_REGISTER, path.join(REPO_ROOT, this.entry)], {
-      env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', ...this.env },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', ...this.env },
+      stdio: ['ignore', log, 'pipe'],
     });
+    closeSync(log);
     this.child = child;
-    child.stderr?.on('data', (c: Buffer) => (this.stderr = (this.stderr + c.toString()).slice(-4000)));
+    child.stderr?.on('data', (c: Buffer) => {
+      this.stderr = (this.stderr + c.toString()).slice(-4000);
+      appendFileSync(path.join(LOG_DIR, `${this.name}.log`), c);
+    });
     try {
       await waitFor(
         () => fetch(`${this.url}${this.healthPath}`, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false),

@@ -1,6 +1,6 @@
 import { call, check, Check, ScenarioResult, sleep, Tally } from './chaos-kit';
 import { ChaosStack } from './chaos-stack';
-import { checkBooks, checkDeliveries, LedgerWriters } from './ledger-load';
+import { checkBooks, checkDeliveries, EventsPoller, LedgerWriters } from './ledger-load';
 import { authorizeMany } from './control-load';
 
 /** How long each part of a scenario lasts: `pnpm chaos:short` runs each for a few seconds. */
@@ -20,6 +20,7 @@ export interface Timing {
 export const KNOWN = {
   uncodedEnvelope: 'issue 15 defect 1: 5xx envelopes with code null (being fixed)',
   eventsTail: 'issue 15 defect 2: events committed out of order (being fixed)',
+  cosignKeyPublication: 'not fixed: replicas reload cosigning keys on their own 30 s clocks (docs/reliability.md)',
 };
 
 async function outageProbe(stack: ChaosStack, label: string): Promise<Check[]> {
@@ -48,9 +49,10 @@ async function readyAgain(urls: string[], timeoutMs = 60_000): Promise<number> {
   return Date.now() - started;
 }
 
-function no500(tally: Tally, what: string): Check {
+function no500(tally: Tally, what: string, oddities: string[] = []): Check {
   const n = tally.count((s) => s === '500' || s === 'timeout');
-  return check(`${what}: no 500 and no hung request`, n === 0, `${tally.count((s) => s === '500')} answered 500, ${tally.count((s) => s === 'timeout')} unanswered within 10 s`);
+  const examples = oddities.length ? `; e.g. ${oddities.join(' | ')}` : '';
+  return check(`${what}: no 500 and no hung request`, n === 0, `${tally.count((s) => s === '500')} answered 500, ${tally.count((s) => s === 'timeout')} unanswered within 10 s${examples}`);
 }
 
 async function ledgerOutcome(stack: ChaosStack, name: string, writers: LedgerWriters, faults: string[], started: number, t: Timing, extra: Check[], figures: Record<string, number | string>): Promise<ScenarioResult> {
@@ -68,11 +70,11 @@ async function ledgerOutcome(stack: ChaosStack, name: string, writers: LedgerWri
     partial: books.partial,
     figures: { ...figures, ...books.figures, ...deliveries.figures, 'answers slower than 2 s': writers.slowAnswers },
     checks: [
-      no500(writers.tally, 'ledger writes'),
+      no500(writers.tally, 'ledger writes', writers.oddities),
       check('5xx answers carry an error code', writers.uncoded5xx === 0, `${writers.uncoded5xx} 5xx answers with code null`, KNOWN.uncodedEnvelope),
       ...extra,
       ...books.checks,
-      ...deliveries.checks.map((c) => ({ ...c, knownDefect: KNOWN.eventsTail })),
+      ...deliveries.checks,
     ],
   };
 }
@@ -83,7 +85,9 @@ export async function postgresRestarts(stack: ChaosStack, t: Timing): Promise<Sc
   const writers = new LedgerWriters(stack, () => started + t.loadMs + t.retryMs);
   const checks: Check[] = [];
   const faults: string[] = [];
+  const poller = new EventsPoller(stack);
   writers.start(20);
+  poller.start();
   await sleep(t.loadMs / 4);
   await stack.pg.restart();
   faults.push('pg_ctl restart -m fast');
@@ -100,6 +104,10 @@ export async function postgresRestarts(stack: ChaosStack, t: Timing): Promise<Sc
   checks.push(check('recovers by itself', Number.isFinite(recovery), `all replicas ready ${recovery} ms after Postgres started`));
   await sleep(Math.max(0, started + t.loadMs - Date.now()));
   await writers.stop();
+  await poller.stop();
+  await stack.reconnect();
+  const tail = await poller.missed();
+  checks.push(check('a poller tailing GET /events newest-first misses nothing', tail.missed === 0, `missed ${tail.missed} of ${tail.events} events over ${poller.polls} polls`, KNOWN.eventsTail));
   return ledgerOutcome(stack, 'ledger: 20 writers, Postgres restarted twice', writers, faults, started, t, checks, { 'ready again after restart (ms)': firstRecovery, 'ready again after start (ms)': recovery });
 }
 

@@ -1,4 +1,4 @@
-import { printResult, ScenarioResult } from './chaos-kit';
+import { LOG_DIR, printResult, ScenarioResult } from './chaos-kit';
 import { ChaosStack } from './chaos-stack';
 import { controlUnderRestart, replicaCaches } from './control-scenarios';
 import { ledgerKills, postgresRestarts, redisKill, Timing, workerKills } from './ledger-scenarios';
@@ -55,6 +55,7 @@ async function main(): Promise<number> {
   }
   const broken = results.flatMap((r) => r.checks.filter((c) => !c.ok && (strict || !c.knownDefect)).map((c) => `${r.name} [${r.replicas}]: ${c.name}`));
   const known = results.flatMap((r) => r.checks.filter((c) => !c.ok && c.knownDefect && !strict).map((c) => `${r.name} [${r.replicas}]: ${c.name}`));
+  process.stdout.write(`\nservice logs (warnings and errors): ${LOG_DIR}`);
   process.stdout.write(`\n${broken.length === 0 ? 'every invariant held' : `${broken.length} invariant(s) broken:\n  ${broken.join('\n  ')}`}\n`);
   if (known.length) process.stdout.write(`known defects (issue 15, being fixed; CHAOS_STRICT=1 fails on them):\n  ${known.join('\n  ')}\n`);
   return broken.length === 0 ? 0 : 1;
