@@ -42,6 +42,9 @@ export function describeLedgerApi(builder: DocumentBuilder): DocumentBuilder {
           'Every authenticated response carries X-RateLimit-Limit/-Remaining/-Reset; excess is 429 rate_limited with ' +
           'Retry-After. If Redis is unreachable the limiter fails open (requests pass, a warning is logged and ' +
           'rate_limiter_unavailable_total counts them), so losing Redis never stops bookkeeping.',
+        'External transactions: amounts are signed minor units (money in positive, out negative). Matching counts a ' +
+          "posting signed the same way: a debit +amount, a credit -amount. POST /ledger/v1/inbound/sources/{token} takes no " +
+          'bearer token: the URL token and the <brand>-Inbound-Signature HMAC authenticate it.',
         'Tenants: a suspended organization is read-only (writes 403 tenant_suspended); plan-gated operations answer ' +
           '402 plan_required (creating live-mode clients needs a paid plan). A database that is briefly unreachable ' +
           'answers 503 unavailable with Retry-After.',

@@ -61,6 +61,21 @@ describe('OpenAPI document of the conventions', () => {
     ['/ledger/v1/transactions/{id}/reverse', 'post', '201', 'TransactionResponse'],
     ['/ledger/v1/postings', 'get', '200', 'PostingResponse'],
     ['/ledger/v1/accounts/{id}/postings', 'get', '200', 'PostingResponse'],
+    ['/ledger/v1/sources', 'post', '201', 'SourceResponse'],
+    ['/ledger/v1/sources', 'get', '200', 'SourceResponse'],
+    ['/ledger/v1/sources/{id}', 'get', '200', 'SourceResponse'],
+    ['/ledger/v1/sources/{id}', 'patch', '200', 'SourceResponse'],
+    ['/ledger/v1/sources/{id}/external_transactions', 'post', '201', 'IngestResultResponse'],
+    ['/ledger/v1/sources/{id}/inbound', 'post', '201', 'InboundEndpointResponse'],
+    ['/ledger/v1/sources/{id}/inbound', 'delete', '200', 'InboundEndpointResponse'],
+    ['/ledger/v1/inbound/sources/{token}', 'post', '200', 'InboundResultResponse'],
+    ['/ledger/v1/external_transactions', 'get', '200', 'ExternalTransactionResponse'],
+    ['/ledger/v1/external_transactions/{id}', 'get', '200', 'ExternalTransactionResponse'],
+    ['/ledger/v1/external_transactions/{id}/matches', 'get', '200', 'ReconciliationMatchResponse'],
+    ['/ledger/v1/external_transactions/{id}/ignore', 'post', '200', 'ExternalTransactionResponse'],
+    ['/ledger/v1/external_transactions/{id}/match', 'post', '201', 'ReconciliationMatchResponse'],
+    ['/ledger/v1/external_transactions/{id}/unmatch', 'post', '200', 'ExternalTransactionResponse'],
+    ['/ledger/v1/postings/{id}/reconciliations', 'post', '200', 'PostingResponse'],
     ['/oauth/token', 'post', '200', 'TokenResponse'],
     ['/.well-known/oauth-authorization-server', 'get', '200', 'AuthorizationServerMetadataResponse'],
   ])('documents the response schema of %s %s', (path, method, status, schema) => {
@@ -76,6 +91,15 @@ describe('OpenAPI document of the conventions', () => {
     expect(responses('/{id}', 'delete')).not.toContain('200');
     const lookup = (doc.paths['/ledger/v1/transactions/lookup'].get.parameters ?? []) as { name: string; in: string; required?: boolean }[];
     for (const name of ['rail', 'kind', 'value']) expect(lookup).toContainEqual(expect.objectContaining({ name, in: 'query', required: true }));
+  });
+
+  it('documents the inbound push as signed, not bearer-authenticated, and the signed posting convention of manual matches', () => {
+    const pushOp = doc.paths['/ledger/v1/inbound/sources/{token}'].post as { security?: unknown[]; parameters?: { name: string; in: string }[] };
+    expect(pushOp.security ?? []).toEqual([]);
+    expect(headerNames('/ledger/v1/inbound/sources/{token}', 'post')).toContain('Bursar-Inbound-Signature');
+    expect(headerNames('/ledger/v1/inbound/sources/{token}', 'post')).not.toContain('X-Ledger-Id');
+    expect(Object.keys(doc.paths['/ledger/v1/inbound/sources/{token}'].post.responses)).toEqual(expect.arrayContaining(['200', '401', '404']));
+    expect(JSON.stringify(doc.paths['/ledger/v1/external_transactions/{id}/match'].post)).toContain('a credit -amount');
   });
 
   it('documents the bodies clients send to the OAuth routes', () => {
