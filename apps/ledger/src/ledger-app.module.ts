@@ -21,6 +21,7 @@ import { MetaModule } from './meta/meta.module';
 import { OauthModule } from './oauth/oauth.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { ExportsModule } from './exports/exports.module';
 import { SourcesModule } from './sources/sources.module';
 import { ExternalTransactionsModule } from './external-transactions/external-transactions.module';
 import { InboundModule } from './inbound/inbound.module';
@@ -58,6 +59,7 @@ export class LedgerAppModule {
         ExternalTransactionsModule,
         InboundModule,
         ReconciliationRunsModule,
+        ExportsModule,
       ],
       providers: [{ provide: LedgerSettings, useValue: settings }, Pagination],
       exports: [LedgerSettings, Pagination],

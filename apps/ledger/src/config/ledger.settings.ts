@@ -1,5 +1,5 @@
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { IsAes256Key, IsHttpUrl, IsPort, IsPostgresUrl, ToInt } from '@bursar/service-kit';
+import { IsBoolean, IsInt, IsNotEmpty, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsAes256Key, IsHttpUrl, IsPort, IsPostgresUrl, ToBool, ToInt } from '@bursar/service-kit';
 import { WebhookServiceSettings } from '@bursar/queue';
 
 const TTL_RULE = 'LEDGER_ACCESS_TOKEN_TTL_SECONDS must be an integer from 60 to 86400';
@@ -77,6 +77,60 @@ export class LedgerSettings extends WebhookServiceSettings {
   @IsInt()
   @Min(50)
   LEDGER_RECONCILIATION_SWEEP_INTERVAL_MS = 15_000;
+
+  /** Folder of export files when no S3 bucket is configured (EXPORT_S3_BUCKET unset). */
+  @IsString()
+  @IsNotEmpty()
+  LEDGER_EXPORT_DIR = '.data/exports';
+
+  /** How long an export's download links stay valid after it is ready (at most 7 days, the S3 presigning limit). */
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(604_800)
+  LEDGER_EXPORT_URL_TTL_SECONDS = 604_800;
+
+  /** How often an idle process looks for pending exports (and running ones whose process died). */
+  @ToInt()
+  @IsInt()
+  @Min(10)
+  LEDGER_EXPORT_POLL_INTERVAL_MS = 1_000;
+
+  /** A running export whose heartbeat is older than this is presumed dead and run again. */
+  @ToInt()
+  @IsInt()
+  @Min(200)
+  LEDGER_EXPORT_STALE_AFTER_MS = 60_000;
+
+  /** S3-compatible bucket for export files; when set, exports go there and downloads are presigned S3 URLs. */
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  EXPORT_S3_BUCKET?: string;
+
+  /** Endpoint of an S3-compatible service (MinIO and the like); unset means AWS S3 itself. */
+  @IsOptional()
+  @IsHttpUrl()
+  EXPORT_S3_ENDPOINT?: string;
+
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  EXPORT_S3_REGION = 'us-east-1';
+
+  /** With the secret below; when both are unset the SDK's own credential chain applies. */
+  @IsOptional()
+  @IsString()
+  EXPORT_S3_ACCESS_KEY_ID?: string;
+
+  @IsOptional()
+  @IsString()
+  EXPORT_S3_SECRET_ACCESS_KEY?: string;
+
+  /** Path-style bucket addressing (http://host/bucket/key), which MinIO and most non-AWS services need. */
+  @ToBool()
+  @IsBoolean()
+  EXPORT_S3_FORCE_PATH_STYLE = false;
 
   get publicUrl(): string {
     return (this.LEDGER_PUBLIC_URL ?? `http://localhost:${this.LEDGER_PORT}`).replace(/\/+$/, '');

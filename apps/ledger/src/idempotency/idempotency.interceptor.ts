@@ -91,8 +91,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return from(this.idempotency.claim(scope, fingerprint)).pipe(
       switchMap((outcome) => {
         if (outcome.kind === 'replay') {
-          // The reference answers replays of creates with 200, not the original 201.
-          res.status(outcome.status === 201 ? 200 : outcome.status);
+          // The reference answers replays of creates (201) and accepted exports (202) with 200.
+          res.status(outcome.status === 201 || outcome.status === 202 ? 200 : outcome.status);
           res.setHeader(REPLAYED_HEADER, 'true');
           return of(outcome.body);
         }

@@ -35,7 +35,7 @@ export function describeCapabilities(organization: OrganizationEntity, settings:
       self_service_live_clients: plan.selfServiceLiveClients,
       reconciliation: false,
       reserves: false,
-      exports: false,
+      exports: true,
     },
     organization_model: {
       hierarchy: ['organization', 'ledger'],

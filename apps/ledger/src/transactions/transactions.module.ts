@@ -17,7 +17,7 @@ import { TransactionsService } from './transactions.service';
   imports: [AuthModule, LedgersModule, EventsModule],
   controllers: [TransactionsController],
   providers: [TransactionsRepository, BooksWriter, TransactionBatcher, TransactionsService, CorrectionsService, BulkTransactionsService],
-  exports: [TransactionsRepository],
+  exports: [TransactionsRepository, TransactionsService],
 })
 export class TransactionsModule {
   constructor() {

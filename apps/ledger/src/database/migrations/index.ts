@@ -10,6 +10,7 @@ import { ClosedPeriodCheckPerStatement1763810000000 } from './1763810000000-clos
 import { Reconciliation1763820000000 } from './1763820000000-reconciliation';
 import { EventsCommitOrder1763845000000 } from './1763845000000-events-commit-order';
 import { ReconciliationRunRows1763850000000 } from './1763850000000-reconciliation-run-rows';
+import { Exports1763865000000 } from './1763865000000-exports';
 
 /** Every ledger migration, in order. TypeORM records applied ones in `schema_migrations`. */
 export const ledgerMigrations = [
@@ -25,4 +26,5 @@ export const ledgerMigrations = [
   Reconciliation1763820000000,
   EventsCommitOrder1763845000000,
   ReconciliationRunRows1763850000000,
+  Exports1763865000000,
 ];
