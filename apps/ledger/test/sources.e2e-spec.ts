@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { SourcesService } from '../src/sources/sources.service';
 import { BooksApi, startBooksApp } from './books-api';
 import { LedgerTestApp } from './ledger-test-app';
 
@@ -60,6 +61,19 @@ describe('Sources (reference s.12)', () => {
     );
     // Once explicit, the name is taken like any other.
     await api.post('/sources', { name: 'stripe' }).expect(409);
+  });
+
+  it('finds or creates an implicit source by name, one row under parallel callers (what inline runs use)', async () => {
+    const sources = t.app.get(SourcesService);
+    const scope = { organizationId: api.client.organizationId, mode: 'test' as const, ledgerId: api.client.ledgerId };
+    const made = await Promise.all(Array.from({ length: 8 }, (_, i) => sources.findOrCreateImplicit(scope, i % 2 ? 'Adyen' : 'adyen')));
+    expect(new Set(made.map((s) => s.id)).size).toBe(1);
+    expect(made[0]).toEqual(expect.objectContaining({ name: 'adyen', implicit: true }));
+    expect((await api.get(`/sources/${made[0].id}`).expect(200)).body.data.implicit).toBe(true);
+    // An explicit source is found as it is, not turned implicit.
+    const explicit = (await api.post('/sources', { name: 'explicit-bank' }).expect(201)).body.data;
+    expect(await sources.findOrCreateImplicit(scope, 'explicit-bank')).toEqual(expect.objectContaining({ id: explicit.id, implicit: false }));
+    await expect(sources.get(scope, '00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('validates the settings with 422 invalid_request', async () => {

@@ -126,7 +126,9 @@ export class ExternalTransactionsService {
         outcome.errorCount++;
         return;
       }
-      const found = byExternalId.get(p.externalId)!;
+      const found = byExternalId.get(p.externalId);
+      // Rows are never deleted, so every valid item's row was either inserted or read back.
+      if (!found) throw new Error(`ingest lost the row of ${p.externalId}`);
       const created = found.created && !seen.has(p.externalId);
       if (!seen.has(p.externalId)) outcome.ids.push(found.record.id);
       seen.add(p.externalId);
@@ -216,7 +218,8 @@ export class ExternalTransactionsService {
     return this.dataSource.transaction(async (manager) => {
       const row = await this.rows.find(scope, id, manager, true);
       if (!row) throw notFound(id);
-      const match = row.status === 'matched' ? await this.matches.reverse(manager, scope, row.reconciliationMatchId!, reason) : null;
+      const match =
+        row.status === 'matched' && row.reconciliationMatchId ? await this.matches.reverse(manager, scope, row.reconciliationMatchId, reason) : null;
       if (!match) throw notInState(row, 'matched');
       const reopened = await this.rows.reopen(manager, scope, row.id);
       await this.events.record(manager, scope, 'reconciliation.match_reversed', match.id, matchEventPayload(match));

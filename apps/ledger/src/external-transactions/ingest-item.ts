@@ -69,8 +69,9 @@ export function parseIngestItem(item: unknown, index: number): IngestRow | Inges
     if (accountId === null) return fail('account_id', 'account_id must be a string of 1 to 255 characters');
   }
   const given = REFERENCE_FIELDS.filter((f) => i[f] !== undefined && i[f] !== null);
-  if (given.length !== 0 && given.length !== REFERENCE_FIELDS.length) {
-    return fail(REFERENCE_FIELDS.find((f) => !given.includes(f))!, 'reference_rail, reference_kind and reference_value go together');
+  const absent = REFERENCE_FIELDS.filter((f) => !given.includes(f));
+  if (given.length !== 0 && absent.length !== 0) {
+    return fail(absent[0], 'reference_rail, reference_kind and reference_value go together');
   }
   for (const f of given) {
     if (text(i[f], 255) === null) return fail(f, `${f} must be a string of 1 to 255 characters`);

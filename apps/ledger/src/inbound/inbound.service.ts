@@ -81,9 +81,9 @@ export class InboundService {
    */
   async push(token: string, rawBody: Buffer, signature: string | undefined, body: unknown): Promise<{ scope: LedgerScope; result: InboundResult }> {
     const found = await this.inbound.findByTokenDigest(digestSecret(token));
-    if (!found) throw LedgerErrors.error('not_found', { message: 'No enabled inbound source has this URL' });
+    if (!found?.source.inboundSecretSealed) throw LedgerErrors.error('not_found', { message: 'No enabled inbound source has this URL' });
     const { source, scope } = found;
-    const secret = openInboundSecret(this.box, source.id, source.inboundSecretSealed!);
+    const secret = openInboundSecret(this.box, source.id, found.source.inboundSecretSealed);
     const verdict = signature === undefined ? null : verifySignatureHeader(rawBody, signature, secret, { toleranceSeconds: SIGNATURE_TOLERANCE_SECONDS });
     if (!verdict?.ok) {
       throw LedgerErrors.error('unauthorized', {
