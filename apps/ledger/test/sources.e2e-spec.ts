@@ -129,6 +129,17 @@ describe('Sources (reference s.12)', () => {
     await api.get('/sources/00000000-0000-4000-8000-000000000000').expect(404);
   });
 
+  it('honours If-Match on PATCH with the ETag of GET (409 precondition_failed when stale)', async () => {
+    const { id } = (await api.post('/sources', { name: 'etag-bank' }).expect(201)).body.data;
+    const etag = (await api.get(`/sources/${id}`).expect(200)).headers.etag;
+    expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+    const changed = await api.patch(`/sources/${id}`, { description: 'v2' }).set('If-Match', etag).expect(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    const stale = await api.patch(`/sources/${id}`, { description: 'v3' }).set('If-Match', etag).expect(409);
+    expect(stale.body.error.code).toBe('precondition_failed');
+    expect((await api.get(`/sources/${id}`).expect(200)).body.data.description).toBe('v2');
+  });
+
   it('lists newest first with a cursor, one ledger only', async () => {
     const fresh = await BooksApi.start(t);
     const names = ['s1', 's2', 's3', 's4', 's5'];

@@ -1,10 +1,12 @@
-import { Body, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Get, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { RequireScope } from '../auth/require-scope.decorator';
 import { ApiEnveloped } from '../common/api-envelope.decorator';
 import { LedgerApiController } from '../common/ledger-api-controller.decorator';
 import { LedgerScope } from '../common/mode';
 import { PageQuery } from '../common/pagination';
+import { Preconditions, RequestPreconditions, sendValidators } from '../common/preconditions';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { CurrentLedger } from '../ledgers/current-ledger.decorator';
 import { CreateSourceDto, UpdateSourceDto } from './dto/source.dto';
@@ -51,17 +53,30 @@ export class SourcesController {
 
   @Get(':id')
   @RequireScope('ledger:read')
+  @ApiOperation({ summary: 'One source, with ETag and Last-Modified for conditional updates' })
   @ApiEnveloped(SourceResponse)
-  async get(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string) {
-    return this.sources.present(await this.sources.get(ledger, id));
+  async get(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Res({ passthrough: true }) res: Response) {
+    const source = await this.sources.get(ledger, id);
+    sendValidators(res, this.sources.validators(source));
+    return this.sources.present(source);
   }
 
   @Patch(':id')
   @RequireScope('ledger:write')
   @Idempotent()
-  @ApiOperation({ summary: 'Change description, metadata (replaced whole) or the default_* matching settings' })
+  @ApiOperation({
+    summary: 'Change description, metadata (replaced whole) or the default_* matching settings; honours If-Match and If-Unmodified-Since',
+  })
   @ApiEnveloped(SourceResponse)
-  async update(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Body() body: UpdateSourceDto) {
-    return this.sources.present(await this.sources.update(ledger, id, settingsOf(body)));
+  async update(
+    @CurrentLedger() ledger: LedgerScope,
+    @Param('id') id: string,
+    @Body() body: UpdateSourceDto,
+    @RequestPreconditions() pre: Preconditions,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const source = await this.sources.update(ledger, id, settingsOf(body), pre);
+    sendValidators(res, this.sources.validators(source));
+    return this.sources.present(source);
   }
 }

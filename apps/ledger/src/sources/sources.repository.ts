@@ -71,11 +71,12 @@ export class SourcesRepository {
     return existing;
   }
 
-  async find(scope: LedgerScope, id: string, manager: EntityManager = this.dataSource.manager): Promise<SourceRecord | null> {
-    const [row] = await manager.query(`SELECT ${SOURCE_COLUMNS} FROM reconciliation_sources WHERE ledger_id = $1 AND id = $2`, [
-      scope.ledgerId,
-      id,
-    ]);
+  /** `lock` holds the row (FOR UPDATE) until the caller's transaction ends. */
+  async find(scope: LedgerScope, id: string, manager: EntityManager = this.dataSource.manager, lock = false): Promise<SourceRecord | null> {
+    const [row] = await manager.query(
+      `SELECT ${SOURCE_COLUMNS} FROM reconciliation_sources WHERE ledger_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
+      [scope.ledgerId, id],
+    );
     return row ?? null;
   }
 
@@ -96,8 +97,8 @@ export class SourcesRepository {
   }
 
   /** Applies the given fields only (`description` and `default_account_id` may be set to null). */
-  async update(scope: LedgerScope, id: string, s: SourceSettings): Promise<SourceRecord | null> {
-    const [rows] = await this.dataSource.query(
+  async update(manager: EntityManager, scope: LedgerScope, id: string, s: SourceSettings): Promise<SourceRecord | null> {
+    const [rows] = await manager.query(
       `UPDATE reconciliation_sources SET
          description = CASE WHEN $3 THEN $4 ELSE description END,
          default_strategy = COALESCE($5, default_strategy),

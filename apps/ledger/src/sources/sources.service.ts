@@ -8,6 +8,7 @@ import { ListPage } from '../common/envelope.interceptor';
 import { LedgerErrors } from '../common/ledger-errors';
 import { LedgerScope } from '../common/mode';
 import { ListOrder, PageRequest, Pagination } from '../common/pagination';
+import { assertPreconditions, Preconditions, Validators, validatorsOf } from '../common/preconditions';
 import { inboundPath, openInboundToken } from './inbound-credentials';
 import { presentSource, PresentedSource, SourceRecord } from './source.record';
 import { SourceErrors } from './source-errors';
@@ -61,16 +62,26 @@ export class SourcesService {
   }
 
   /** The source of this ledger, else 404 `not_found` (also for ids of other ledgers). */
-  async get(scope: LedgerScope, id: string, manager?: EntityManager): Promise<SourceRecord> {
-    const source = isUUID(id) ? await this.sources.find(scope, id, manager) : null;
+  async get(scope: LedgerScope, id: string, manager?: EntityManager, lock = false): Promise<SourceRecord> {
+    const source = isUUID(id) ? await this.sources.find(scope, id, manager, lock) : null;
     if (!source) throw LedgerErrors.error('not_found', { message: `No source ${id}` });
     return source;
   }
 
-  async update(scope: LedgerScope, id: string, settings: SourceSettings): Promise<SourceRecord> {
-    const updated = isUUID(id) ? await this.sources.update(scope, id, settings) : null;
-    if (!updated) throw LedgerErrors.error('not_found', { message: `No source ${id}` });
-    return updated;
+  /** Applies `settings` if the caller's preconditions (If-Match, If-Unmodified-Since) hold against the locked row. */
+  async update(scope: LedgerScope, id: string, settings: SourceSettings, pre: Preconditions = {}): Promise<SourceRecord> {
+    return this.dataSource.transaction(async (manager) => {
+      const current = await this.get(scope, id, manager, true);
+      assertPreconditions(pre, this.validators(current));
+      const updated = await this.sources.update(manager, scope, current.id, settings);
+      if (!updated) throw LedgerErrors.error('not_found', { message: `No source ${id}` });
+      return updated;
+    });
+  }
+
+  /** ETag and Last-Modified of the source as the API shows it. */
+  validators(source: SourceRecord): Validators {
+    return validatorsOf(this.present(source), source.updatedAt);
   }
 
   async list(scope: LedgerScope, page: PageRequest): Promise<ListPage<PresentedSource>> {
