@@ -39,6 +39,9 @@ async function waitFor(ok: () => Promise<boolean>, what: string, alive: () => bo
 export class ServiceProcess {
   private child: ChildProcess | undefined;
   private stderr = '';
+  /** Exits the campaign did not cause, with their time and last stderr line; each is restarted like a supervisor would. */
+  readonly crashes: string[] = [];
+  private expectExit = false;
 
   private constructor(
     readonly name: string,
@@ -69,6 +72,14 @@ export class ServiceProcess {
     });
     closeSync(log);
     this.child = child;
+    this.expectExit = false;
+    child.once('exit', (code, signal) => {
+      if (this.expectExit || this.child !== child) return;
+      const lines = this.stderr.split('\n');
+      const last = lines.find((line) => /^\w*error\b.*:/i.test(line.trim())) ?? lines.find((line) => /error/i.test(line)) ?? '';
+      this.crashes.push(`${new Date().toISOString()} exit ${code ?? signal}: ${last.slice(0, 200)}`);
+      void sleep(500).then(() => (this.child === child && !this.expectExit ? this.boot() : undefined)).catch(() => undefined);
+    });
     child.stderr?.on('data', (c: Buffer) => {
       this.stderr = (this.stderr + c.toString()).slice(-4000);
       appendFileSync(path.join(LOG_DIR, `${this.name}.log`), c);
@@ -88,6 +99,7 @@ export class ServiceProcess {
   /** SIGKILL: no shutdown hook runs, the way a crashed or evicted pod ends. */
   async kill(): Promise<void> {
     if (!this.child) return;
+    this.expectExit = true;
     this.child.kill('SIGKILL');
     await exited(this.child);
   }
@@ -96,6 +108,7 @@ export class ServiceProcess {
   async stop(graceMs = 15_000): Promise<void> {
     const child = this.child;
     if (!child) return;
+    this.expectExit = true;
     child.kill('SIGTERM');
     const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
     await exited(child);

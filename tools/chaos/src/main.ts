@@ -1,7 +1,7 @@
-import { LOG_DIR, printResult, ScenarioResult } from './chaos-kit';
+import { check, LOG_DIR, printResult, ScenarioResult } from './chaos-kit';
 import { ChaosStack } from './chaos-stack';
 import { controlUnderRestart, replicaCaches } from './control-scenarios';
-import { ledgerKills, postgresRestarts, redisKill, Timing, workerKills } from './ledger-scenarios';
+import { KNOWN, ledgerKills, postgresRestarts, redisKill, Timing, workerKills } from './ledger-scenarios';
 
 /*
  * `pnpm chaos` (and `pnpm chaos:short`, CHAOS_SHORT=1): the fault campaign. It starts its own
@@ -43,7 +43,12 @@ async function main(): Promise<number> {
     try {
       for (const [name, scenario, minReplicas] of SCENARIOS) {
         if ((only && !only.includes(name)) || replicas < minReplicas) continue;
+        const processes = [...stack.ledgers, ...stack.controls, ...stack.workers];
+        const before = processes.map((p) => p.crashes.length);
         const result = await scenario(stack, timing);
+        const crashes = processes.flatMap((p, i) => p.crashes.slice(before[i]).map((c) => `${p.name} ${c}`));
+        result.checks.unshift(check('no service process crashed (the campaign restarts one that does)', crashes.length === 0, crashes.length ? crashes.join(' | ') : 'none', KNOWN.crashOnRestart));
+        result.faults.push(...crashes.map((c) => `(crash) ${c.split(' exit')[0]}`));
         printResult(result);
         results.push(result);
       }
