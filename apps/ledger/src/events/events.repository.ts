@@ -51,8 +51,9 @@ const BOUNDS = `SELECT coalesce(
  */
 function pageSql(direction: EventPage['direction'], from: boolean): string {
   const [cmp, order] = direction === 'oldest_first' ? ['>', 'ASC'] : ['<', 'DESC'];
-  return `SELECT b.frontier::text AS frontier, b.horizon::text AS horizon, e.*
-    FROM (${BOUNDS}) b
+  return `WITH b AS MATERIALIZED (${BOUNDS})
+    SELECT b.frontier::text AS frontier, b.horizon::text AS horizon, e.*
+    FROM b
     LEFT JOIN LATERAL (
       SELECT ${EVENT_COLUMNS} FROM events
       WHERE ${FILTER} AND xid < b.frontier ${from ? `AND (xid, seq) ${cmp} ($8::xid8, $9::bigint)` : ''}
