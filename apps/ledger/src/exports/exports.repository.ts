@@ -50,13 +50,16 @@ export class ExportsRepository {
    */
   async claimNext(staleMs: number): Promise<ClaimedExport | null> {
     const rows: (ExportRecord & { organizationId: string; mode: Mode })[] = await this.dataSource.query(
+      // A statement that ends in SELECT, so the driver answers rows (an UPDATE answers [rows, count]).
       `WITH next AS (
          SELECT x.id FROM exports x WHERE x.status = 'pending' OR (x.status = 'running' AND ${STALE})
-         ORDER BY x.created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-       UPDATE exports x SET status = 'running', attempts = x.attempts + 1, started_at = coalesce(x.started_at, clock_timestamp()),
-         heartbeat_at = clock_timestamp(), updated_at = clock_timestamp()
-       FROM next, ledgers l WHERE x.id = next.id AND l.id = x.ledger_id
-       RETURNING ${EXPORT_COLUMNS}, l.organization_id AS "organizationId", l.mode`,
+         ORDER BY x.created_at LIMIT 1 FOR UPDATE SKIP LOCKED),
+       claimed AS (
+         UPDATE exports x SET status = 'running', attempts = x.attempts + 1, started_at = coalesce(x.started_at, clock_timestamp()),
+           heartbeat_at = clock_timestamp(), updated_at = clock_timestamp()
+         FROM next WHERE x.id = next.id
+         RETURNING x.*)
+       SELECT ${EXPORT_COLUMNS}, l.organization_id AS "organizationId", l.mode FROM claimed x JOIN ledgers l ON l.id = x.ledger_id`,
       [staleMs],
     );
     const row = rows[0];
