@@ -26,6 +26,7 @@ import { SourcesModule } from './sources/sources.module';
 import { ExternalTransactionsModule } from './external-transactions/external-transactions.module';
 import { InboundModule } from './inbound/inbound.module';
 import { ReconciliationRunsModule } from './reconciliation-runs/reconciliation-runs.module';
+import { ReservesModule } from './reserves/reserves.module';
 
 @Module({})
 export class LedgerAppModule {
@@ -59,6 +60,7 @@ export class LedgerAppModule {
         ExternalTransactionsModule,
         InboundModule,
         ReconciliationRunsModule,
+        ReservesModule,
         ExportsModule,
       ],
       providers: [{ provide: LedgerSettings, useValue: settings }, Pagination],

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AccountTemplateEntity } from '../account-templates/account-template.entity';
 import { AccountTemplatesService } from '../account-templates/account-templates.service';
 import { balanceFigures } from '../balances/balance';
@@ -70,6 +70,16 @@ export class AccountsService {
   ) {}
 
   async create(scope: LedgerScope, body: CreateAccountDto): Promise<AccountEntity> {
+    const account = await this.prepare(scope, body);
+    return this.dataSource.transaction(async (manager) => {
+      const created = await this.insert(manager, scope, account);
+      if (!created) throw AccountErrors.error('already_exists', { param: 'id' });
+      return created;
+    });
+  }
+
+  /** The row `body` describes, its template applied and checked (422 where they disagree); nothing written. */
+  async prepare(scope: LedgerScope, body: CreateAccountDto): Promise<NewAccount> {
     const currency = normalizeCurrency(body.currency);
     const template = body.template === undefined ? null : await this.templates.forAccount(scope, body.template);
     const applied = applyTemplate(body, currency, template);
@@ -80,7 +90,7 @@ export class AccountsService {
       invalid('parent_id', `no account ${body.parent_id} in this ledger`);
     }
     const inheritCustody = body.custody_provider === undefined && template?.custodyProvider;
-    const account: NewAccount = {
+    return {
       id: body.id,
       name: body.name,
       type: applied.type,
@@ -98,17 +108,28 @@ export class AccountsService {
       ledgerableId: body.ledgerable_id ?? null,
       metadata: body.metadata ?? {},
     };
-    return this.dataSource.transaction(async (manager) => {
-      const created = await this.accounts.insert(manager, scope, account);
-      if (!created) throw AccountErrors.error('already_exists', { param: 'id' });
-      await this.balances.open(manager, scope, created.id, created.currency);
-      await this.events.record(manager, scope, 'account.created', created.id, presentAccount(created));
-      return created;
-    });
+  }
+
+  /**
+   * Inserts a prepared account with its balance row and `account.created` event inside the
+   * caller's transaction; null when the id is taken (a concurrent insert of the same id waits for
+   * the first to commit or roll back, then answers accordingly).
+   */
+  async insert(manager: EntityManager, scope: LedgerScope, account: NewAccount): Promise<AccountEntity | null> {
+    const created = await this.accounts.insert(manager, scope, account);
+    if (!created) return null;
+    await this.balances.open(manager, scope, created.id, created.currency);
+    await this.events.record(manager, scope, 'account.created', created.id, presentAccount(created));
+    return created;
+  }
+
+  /** An account by id, or null (read with `manager` inside a transaction). */
+  find(scope: LedgerScope, id: string, manager?: EntityManager): Promise<AccountEntity | null> {
+    return this.accounts.findById(scope, id, manager);
   }
 
   async get(scope: LedgerScope, id: string): Promise<AccountEntity> {
-    const account = await this.accounts.findById(scope, id);
+    const account = await this.find(scope, id);
     if (!account) throw LedgerErrors.error('not_found', { message: `No account ${id}` });
     return account;
   }
@@ -117,7 +138,7 @@ export class AccountsService {
     const qb = this.accounts.listQuery(scope, {
       type: q.type,
       currency: q.currency === undefined ? undefined : normalizeCurrency(q.currency),
-      kind: q.kind,
+      kind: q.kind === 'reserve' ? 'restricted' : q.kind,
       counterpartyRef: q.counterparty_ref,
       fundClassification: q.fund_classification,
       custodyProvider: q.custody_provider,

@@ -34,7 +34,7 @@ export function describeCapabilities(organization: OrganizationEntity, settings:
       conditional_requests: true,
       self_service_live_clients: plan.selfServiceLiveClients,
       reconciliation: false,
-      reserves: false,
+      reserves: true,
       exports: true,
     },
     organization_model: {

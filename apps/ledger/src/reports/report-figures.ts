@@ -116,3 +116,57 @@ export function netChange(a: ReportAccount): bigint {
   const net = a.totals.postedDebits - a.totals.postedCredits;
   return normalSide(a.type) === 'debit' ? net : -net;
 }
+
+/** One reserve (restricted) account's posted balance. */
+export function reserveEntry(a: ReportAccount) {
+  return {
+    reserve_account_id: a.id,
+    template: a.template,
+    counterparty_ref: a.counterpartyRef,
+    currency: a.currency,
+    posted: balanceFigures(a.type, a.totals).posted.toString(),
+  };
+}
+
+export function reserveTotals(rows: ReportAccount[]) {
+  return byCurrency(['posted'] as const, rows, (a, s) => {
+    s.posted += balanceFigures(a.type, a.totals).posted;
+  });
+}
+
+/**
+ * Per currency: what the books owe clients (posted balances of client_held accounts) against what
+ * custodians hold (posted balances of accounts naming a custody_provider), broken down by
+ * custody account; delta = custody_held_total - client_held_total (negative: a shortfall).
+ */
+export function fundSegregation(rows: ReportAccount[]) {
+  const currencies = new Map<string, { client: bigint; custody: Map<string, bigint> }>();
+  for (const a of rows) {
+    const custodied = a.custodyProvider !== null;
+    if (a.fundClassification !== 'client_held' && !custodied) continue;
+    const entry = currencies.get(a.currency) ?? { client: 0n, custody: new Map<string, bigint>() };
+    const posted = balanceFigures(a.type, a.totals).posted;
+    if (a.fundClassification === 'client_held') entry.client += posted;
+    if (custodied) {
+      const key = JSON.stringify([a.custodyProvider, a.custodyExternalId]);
+      entry.custody.set(key, (entry.custody.get(key) ?? 0n) + posted);
+    }
+    currencies.set(a.currency, entry);
+  }
+  return [...currencies]
+    .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
+    .map(([currency, { client, custody }]) => {
+      const breakdown = [...custody].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+      const held = breakdown.reduce((sum, [, balance]) => sum + balance, 0n);
+      return {
+        currency,
+        client_held_total: client.toString(),
+        custody_held_total: held.toString(),
+        delta: (held - client).toString(),
+        custody_breakdown: breakdown.map(([key, balance]) => {
+          const [provider, externalId] = JSON.parse(key) as [string, string | null];
+          return { custody_provider: provider, custody_external_id: externalId, balance: balance.toString() };
+        }),
+      };
+    });
+}

@@ -6,8 +6,15 @@ import { LedgerApiController } from '../common/ledger-api-controller.decorator';
 import { LedgerScope } from '../common/mode';
 import { CurrentLedger } from '../ledgers/current-ledger.decorator';
 import { ApiEnveloped } from '../common/api-envelope.decorator';
-import { PeriodReportQuery, PointInTimeQuery } from './dto/report-queries';
-import { BalanceSheetReport, CashFlowReport, IncomeStatementReport, TrialBalanceReport } from './dto/report.responses';
+import { FundSegregationQuery, PeriodReportQuery, PointInTimeQuery, ReservesOutstandingQuery } from './dto/report-queries';
+import {
+  BalanceSheetReport,
+  CashFlowReport,
+  FundSegregationReport,
+  IncomeStatementReport,
+  ReservesOutstandingReport,
+  TrialBalanceReport,
+} from './dto/report.responses';
 import { toCsv, wantsCsv } from './report-csv';
 import { Report, ReportsService } from './reports.service';
 
@@ -68,5 +75,25 @@ export class ReportsController {
     const from = q.from ? new Date(q.from) : null;
     const report = await this.reports.cashFlow(ledger, from, dateOr(q.to, new Date()), q.granularity, { currency: q.currency });
     this.send(req, res, q.format, report);
+  }
+
+  @Get('reserves_outstanding')
+  @RequireScope('ledger:read')
+  @ApiProduces('application/json', 'text/csv')
+  @ApiEnveloped(ReservesOutstandingReport)
+  @ApiOperation({ summary: 'Posted balance of every reserve (restricted) account at `at`, with totals per currency' })
+  async reservesOutstanding(@CurrentLedger() ledger: LedgerScope, @Query() q: ReservesOutstandingQuery, @Req() req: Request, @Res() res: Response) {
+    this.send(req, res, q.format, await this.reports.reservesOutstanding(ledger, dateOr(q.at, new Date()), { currency: q.currency }));
+  }
+
+  @Get('fund_segregation')
+  @RequireScope('ledger:read')
+  @ApiProduces('application/json', 'text/csv')
+  @ApiEnveloped(FundSegregationReport)
+  @ApiOperation({
+    summary: 'Per currency at value_date: client_held balances against custody holdings (accounts naming a custody_provider), and their delta',
+  })
+  async fundSegregation(@CurrentLedger() ledger: LedgerScope, @Query() q: FundSegregationQuery, @Req() req: Request, @Res() res: Response) {
+    this.send(req, res, q.format, await this.reports.fundSegregation(ledger, q.value_date, { currency: q.currency }));
   }
 }

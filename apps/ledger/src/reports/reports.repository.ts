@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { AccountType } from '../accounts/account-kinds';
+import { AccountKind, AccountType, FundClassification } from '../accounts/account-kinds';
 import { BalanceTotals, BalanceTotalsRow, totalsOf } from '../balances/balance';
 import { LedgerScope } from '../common/mode';
 
@@ -10,6 +10,12 @@ export interface ReportAccount {
   name: string;
   type: AccountType;
   currency: string;
+  kind: AccountKind;
+  template: string | null;
+  counterpartyRef: string | null;
+  fundClassification: FundClassification;
+  custodyProvider: string | null;
+  custodyExternalId: string | null;
   totals: BalanceTotals;
 }
 
@@ -39,18 +45,23 @@ export class ReportsRepository {
   /** Every account with the sums of its postings in the window, by id. */
   async accounts(scope: LedgerScope, window: Window, manager?: EntityManager): Promise<ReportAccount[]> {
     const rows: (Omit<ReportAccount, 'totals'> & BalanceTotalsRow)[] = await (manager ?? this.dataSource).query(
-      `SELECT a.id, a.name, a.type, a.currency,
+      `SELECT a.id, a.name, a.type, a.currency, a.account_kind AS kind, a.template, a.counterparty_ref AS "counterpartyRef",
+         a.fund_classification AS "fundClassification", a.custody_provider AS "custodyProvider",
+         a.custody_external_id AS "custodyExternalId",
          COALESCE(sum(p.amount) FILTER (WHERE NOT p.pending AND p.direction = 'debit'), 0)::text AS "postedDebits",
          COALESCE(sum(p.amount) FILTER (WHERE NOT p.pending AND p.direction = 'credit'), 0)::text AS "postedCredits",
          COALESCE(sum(p.amount) FILTER (WHERE p.pending AND p.direction = 'debit'), 0)::text AS "pendingDebits",
          COALESCE(sum(p.amount) FILTER (WHERE p.pending AND p.direction = 'credit'), 0)::text AS "pendingCredits"
        FROM accounts a LEFT JOIN postings p ON p.ledger_id = a.ledger_id AND p.account_id = a.id AND ${IN_WINDOW}
        WHERE a.ledger_id = $1
-       GROUP BY a.id, a.name, a.type, a.currency
+       GROUP BY a.ledger_id, a.id
        ORDER BY a.id`,
       [scope.ledgerId, window.from, window.to, window.toExclusive],
     );
-    return rows.map((r) => ({ id: r.id, name: r.name, type: r.type, currency: r.currency, totals: totalsOf(r) }));
+    return rows.map(({ postedDebits, postedCredits, pendingDebits, pendingCredits, ...account }) => ({
+      ...account,
+      totals: totalsOf({ postedDebits, postedCredits, pendingDebits, pendingCredits }),
+    }));
   }
 
   /** Posted movement per transaction, currency and account type in the window (for cash flow). */

@@ -8,9 +8,12 @@ import {
   accountRow,
   balanceSheetTotals,
   cashFlowTotals,
+  fundSegregation,
   incomeTotals,
   isZero,
   netChange,
+  reserveEntry,
+  reserveTotals,
   stringify,
   trialTotals,
 } from './report-figures';
@@ -117,6 +120,42 @@ export class ReportsService {
       currency: a.currency,
       net_change: netChange(a).toString(),
     }));
+  }
+
+  /** Posted balances of every reserve (restricted) account at `at`, with totals per currency. */
+  async reservesOutstanding(scope: LedgerScope, at: Date, filter: ReportFilter): Promise<Report> {
+    const rows = (await this.accounts(scope, { from: null, to: at, toExclusive: false }, filter)).filter((a) => a.kind === 'restricted');
+    const entries = rows.map(reserveEntry);
+    const totals = stringify(reserveTotals(rows));
+    return {
+      body: {
+        object: 'reserves_outstanding',
+        ledger_id: scope.ledgerId,
+        as_of: at.toISOString(),
+        reserve_account_count: rows.length,
+        entries,
+        totals_by_currency: totals,
+      },
+      csvAccounts: entries,
+      csvTotals: totals,
+    };
+  }
+
+  /**
+   * Client-held funds against custody holdings per currency at `valueDate`: a date counts postings
+   * through the end of that UTC day, an instant those at or before it (default now).
+   */
+  async fundSegregation(scope: LedgerScope, valueDate: string | undefined, filter: ReportFilter): Promise<Report> {
+    const wholeDay = valueDate !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(valueDate);
+    const to = valueDate === undefined ? new Date() : wholeDay ? nextBoundary(new Date(`${valueDate}T00:00:00Z`), 'day') : new Date(valueDate);
+    const byCurrency = fundSegregation(await this.accounts(scope, { from: null, to, toExclusive: wholeDay }, filter));
+    return {
+      body: { object: 'report', report: 'fund_segregation', ledger_id: scope.ledgerId, value_date: valueDate ?? to.toISOString(), by_currency: byCurrency },
+      csvAccounts: byCurrency.flatMap((c) => c.custody_breakdown.map((b) => ({ currency: c.currency, ...b }))),
+      csvTotals: Object.fromEntries(
+        byCurrency.map((c) => [c.currency, { client_held_total: c.client_held_total, custody_held_total: c.custody_held_total, delta: c.delta }]),
+      ),
+    };
   }
 
   /** A report over [from, to) with optional bucketed series; both bounds are needed for buckets. */

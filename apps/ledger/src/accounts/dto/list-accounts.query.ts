@@ -1,7 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageQuery } from '../../common/pagination';
-import { ACCOUNT_KINDS, ACCOUNT_TYPES, AccountKind, AccountType, FUND_CLASSIFICATIONS, FundClassification } from '../account-kinds';
+import { ACCOUNT_KINDS, ACCOUNT_TYPES, AccountType, FUND_CLASSIFICATIONS, FundClassification } from '../account-kinds';
+
+/** Account kinds, plus `reserve`, the reference's R1 name for `restricted`. */
+const LISTED_KINDS = [...ACCOUNT_KINDS, 'reserve'] as const;
 
 export class ListAccountsQuery extends PageQuery {
   @ApiPropertyOptional({ enum: ACCOUNT_TYPES })
@@ -15,10 +18,10 @@ export class ListAccountsQuery extends PageQuery {
   @MaxLength(32)
   currency?: string;
 
-  @ApiPropertyOptional({ enum: ACCOUNT_KINDS })
+  @ApiPropertyOptional({ enum: LISTED_KINDS, description: 'reserve is an older name of restricted' })
   @IsOptional()
-  @IsIn(ACCOUNT_KINDS)
-  kind?: AccountKind;
+  @IsIn(LISTED_KINDS)
+  kind?: (typeof LISTED_KINDS)[number];
 
   @ApiPropertyOptional()
   @IsOptional()

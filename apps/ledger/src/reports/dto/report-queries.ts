@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { LedgerSelectionQuery } from '../../common/pagination';
 
 export class ReportFormatQuery extends LedgerSelectionQuery {
@@ -45,4 +45,22 @@ export class PeriodReportQuery extends ReportFormatQuery {
   @IsOptional()
   @IsIn(GRANULARITIES)
   granularity?: Granularity;
+}
+
+export class ReservesOutstandingQuery extends ReportFormatQuery {
+  @ApiPropertyOptional({ format: 'date-time', description: 'Balances from postings with value_date at or before this instant (default now)' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  at?: string;
+}
+
+export class FundSegregationQuery extends ReportFormatQuery {
+  @ApiPropertyOptional({
+    description: 'A date (through the end of that UTC day) or an instant (at or before it) on value_date; default now',
+    examples: ['2026-03-31', '2026-03-31T12:00:00Z'],
+  })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  @Matches(/^\d{4}-\d{2}-\d{2}($|T)/, { message: 'value_date must be a date (YYYY-MM-DD) or a date-time' })
+  value_date?: string;
 }

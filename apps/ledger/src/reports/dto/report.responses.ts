@@ -79,3 +79,42 @@ export class CashFlowReport extends PeriodReport {
   @ApiProperty({ type: [CashFlowAccountRow] }) accounts: CashFlowAccountRow[];
   @ApiProperty(byCurrency(['operating', 'investing', 'financing', 'uncategorized', 'net_change'])) by_currency: Record<string, unknown>;
 }
+
+export class ReserveEntry {
+  @ApiProperty({ description: 'The restricted account' }) reserve_account_id: string;
+  @ApiProperty({ type: 'string', nullable: true }) template: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) counterparty_ref: string | null;
+  @ApiProperty() currency: string;
+  @ApiProperty(MINOR) posted: string;
+}
+
+export class ReservesOutstandingReport {
+  @ApiProperty({ enum: ['reserves_outstanding'] }) object: 'reserves_outstanding';
+  @ApiProperty({ format: 'uuid' }) ledger_id: string;
+  @ApiProperty({ format: 'date-time' }) as_of: string;
+  @ApiProperty({ type: 'integer' }) reserve_account_count: number;
+  @ApiProperty({ type: [ReserveEntry] }) entries: ReserveEntry[];
+  @ApiProperty(byCurrency(['posted'])) totals_by_currency: Record<string, unknown>;
+}
+
+export class CustodyHolding {
+  @ApiProperty() custody_provider: string;
+  @ApiProperty({ type: 'string', nullable: true }) custody_external_id: string | null;
+  @ApiProperty(MINOR) balance: string;
+}
+
+export class FundSegregationCurrency {
+  @ApiProperty() currency: string;
+  @ApiProperty({ ...MINOR, description: 'Posted balances of client_held accounts' }) client_held_total: string;
+  @ApiProperty({ ...MINOR, description: 'Posted balances of accounts naming a custody_provider' }) custody_held_total: string;
+  @ApiProperty({ ...MINOR, description: 'custody_held_total - client_held_total; negative is a shortfall' }) delta: string;
+  @ApiProperty({ type: [CustodyHolding] }) custody_breakdown: CustodyHolding[];
+}
+
+export class FundSegregationReport {
+  @ApiProperty({ enum: ['report'] }) object: 'report';
+  @ApiProperty({ enum: ['fund_segregation'] }) report: 'fund_segregation';
+  @ApiProperty({ format: 'uuid' }) ledger_id: string;
+  @ApiProperty({ description: 'As asked (a date or an instant), else now' }) value_date: string;
+  @ApiProperty({ type: [FundSegregationCurrency] }) by_currency: FundSegregationCurrency[];
+}

@@ -1,0 +1,41 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsISO8601, IsObject, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { ACCOUNT_ID_PATTERN } from '../../accounts/account-kinds';
+import { CURRENCY_PATTERN } from '../../accounts/currencies';
+import { IsMinorUnits } from '../../balances/minor-units.validator';
+
+export class CreateReserveDto {
+  @ApiProperty({ description: 'Account the funds leave; its available balance must cover amount' })
+  @IsString()
+  @Matches(ACCOUNT_ID_PATTERN)
+  source_account_id: string;
+
+  @ApiProperty({ description: 'Account template of the reserve account (type, classification, custody)' })
+  @IsString()
+  @Length(1, 200)
+  template: string;
+
+  @ApiProperty({ description: 'Whom the reserve is held for; one reserve account per (template, counterparty_ref, currency)' })
+  @IsString()
+  @Length(1, 500)
+  counterparty_ref: string;
+
+  @ApiProperty({ description: "Must equal the source account's currency (else 422 reserve_currency_mismatch)" })
+  @IsString()
+  @Matches(CURRENCY_PATTERN)
+  currency: string;
+
+  @ApiProperty({ description: 'Integer minor units, at least 1', pattern: '^\\d+$' })
+  @IsMinorUnits(1)
+  amount: string | number;
+
+  @ApiPropertyOptional({ format: 'date-time', description: "Kept in the transaction's metadata only; nothing is released automatically" })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  expires_at?: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: "Merged into the transaction's metadata" })
+  @IsOptional()
+  @IsObject()
+  metadata?: Record<string, unknown>;
+}
