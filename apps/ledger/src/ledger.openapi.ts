@@ -34,7 +34,7 @@ export function describeLedgerApi(builder: DocumentBuilder): DocumentBuilder {
           'A tampered cursor, or one from another list or tenant, is 422 invalid_request (param cursor).',
         'Idempotency: write routes marked with Idempotency-Key take the header (or body idempotency_key; the header wins), ' +
           '1-255 of [A-Za-z0-9_:.-], scoped to client and route. A retry of the same request replays the stored response ' +
-          '(201 becomes 200) with Idempotent-Replayed: true; while the first is running 409 in_progress; the key with ' +
+          '(201 and 202 become 200) with Idempotent-Replayed: true; while the first is running 409 in_progress; the key with ' +
           'another body 409 already_exists. Failed requests keep nothing. Keys are kept forever unless the operator sets a retention.',
         'Conditional writes: single-resource GETs return ETag and Last-Modified; PATCH honours If-Match and ' +
           'If-Unmodified-Since, answering 409 precondition_failed when the resource changed.',

@@ -60,6 +60,8 @@ describe('OpenAPI document of the conventions', () => {
     ['/ledger/v1/transactions/lookup', 'get', '200', 'TransactionResponse'],
     ['/ledger/v1/transactions/{id}/reverse', 'post', '201', 'TransactionResponse'],
     ['/ledger/v1/postings', 'get', '200', 'PostingResponse'],
+    ['/ledger/v1/exports', 'post', '202', 'ExportResponse'],
+    ['/ledger/v1/exports/{id}', 'get', '200', 'ExportResponse'],
     ['/ledger/v1/accounts/{id}/postings', 'get', '200', 'PostingResponse'],
     ['/ledger/v1/sources', 'post', '201', 'SourceResponse'],
     ['/ledger/v1/sources', 'get', '200', 'SourceResponse'],

@@ -8,7 +8,7 @@ import { IDEMPOTENCY_HEADER, IDEMPOTENCY_OPTIONS, IdempotencyInterceptor, Idempo
  * declare it); 1-255 characters of `[A-Za-z0-9_:.-]`. Keys are scoped to the organization, mode,
  * client and route. The first request claims the key in Postgres before the handler runs, so of
  * any number of parallel retries exactly one executes; while it runs the others get 409
- * `in_progress`; afterwards the same request replays the stored body (201 becomes 200) with
+ * `in_progress`; afterwards the same request replays the stored body (201 and 202 become 200) with
  * `Idempotent-Replayed: true`; the key with a different path, ledger, query or body is 409
  * `already_exists`. Failed requests keep nothing, so a corrected retry may reuse the key.
  *
