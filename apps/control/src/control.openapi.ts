@@ -67,6 +67,10 @@ export function finishControlApi(document: OpenAPIObject): OpenAPIObject {
       op.security ??= [{ identity_token: [] }];
       addDefaultResponses(op, PERSON_ERRORS);
     }
+    // Controller-level route parameters are not reflected per operation; clients need them declared.
+    if (path.includes('{workspace_slug}') && !op.parameters?.some((p) => 'name' in p && p.name === 'workspace_slug')) {
+      op.parameters = [{ name: 'workspace_slug', in: 'path', required: true, schema: { type: 'string' } }, ...(op.parameters ?? [])];
+    }
   }
   return document;
 }
