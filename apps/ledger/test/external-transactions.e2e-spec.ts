@@ -169,6 +169,7 @@ describe('External transactions (reference s.12)', () => {
       expect(await ids('')).toEqual(['l4', 'l3', 'l2', 'l1']);
       expect(await ids(`?source_id=${sources[1]}`)).toEqual(['l4', 'l3']);
       expect(await ids('?currency=EUR')).toEqual(['l2']);
+      expect(await ids('?currency=eur')).toEqual(['l2']);
       expect(await ids('?from=2026-01-05T00:00:00Z&to=2026-01-20T00:00:00Z')).toEqual(['l3', 'l2']);
       expect(await ids('?status=matched')).toEqual([]);
       expect(await ids('?status=open&source_id=not-a-uuid')).toEqual([]);

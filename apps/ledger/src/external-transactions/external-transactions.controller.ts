@@ -1,5 +1,6 @@
 import { Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
+import { normalizeCurrency } from '../accounts/currencies';
 import { RequireScope } from '../auth/require-scope.decorator';
 import { ApiEnveloped } from '../common/api-envelope.decorator';
 import { ListPage } from '../common/envelope.interceptor';
@@ -29,7 +30,7 @@ export class ExternalTransactionsController {
     const filter = {
       status: q.status,
       sourceId: q.source_id,
-      currency: q.currency,
+      currency: q.currency === undefined ? undefined : normalizeCurrency(q.currency),
       from: q.from === undefined ? undefined : new Date(q.from),
       to: q.to === undefined ? undefined : new Date(q.to),
     };

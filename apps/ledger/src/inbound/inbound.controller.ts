@@ -42,6 +42,7 @@ export class InboundEndpointsController {
   @Delete(':id/inbound')
   @HttpCode(200)
   @RequireScope('ledger:write')
+  @Idempotent()
   @ApiOperation({ summary: 'Turn the push URL off; pushes to it answer 404 and a later enable mints a new URL and secret' })
   @ApiEnveloped(InboundEndpointResponse)
   async disable(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string) {
