@@ -113,6 +113,15 @@ export class LedgerSettings extends WebhookServiceSettings {
   @IsHttpUrl()
   EXPORT_S3_ENDPOINT?: string;
 
+  /**
+   * The endpoint as clients reach it, when it differs from the one the ledger uploads to (compose:
+   * the ledger talks to http://minio:9000, a person's browser to http://localhost:9000). Download
+   * URLs are presigned for this host.
+   */
+  @IsOptional()
+  @IsHttpUrl()
+  EXPORT_S3_PUBLIC_ENDPOINT?: string;
+
   @IsOptional()
   @IsString()
   @IsNotEmpty()

@@ -14,6 +14,7 @@ export function exportStorageFor(settings: LedgerSettings, signer: ExportLinkSig
       bucket: settings.EXPORT_S3_BUCKET,
       region: settings.EXPORT_S3_REGION,
       endpoint: settings.EXPORT_S3_ENDPOINT,
+      publicEndpoint: settings.EXPORT_S3_PUBLIC_ENDPOINT,
       forcePathStyle: settings.EXPORT_S3_FORCE_PATH_STYLE,
       ...(keyId && secret && { credentials: { accessKeyId: keyId, secretAccessKey: secret } }),
     });

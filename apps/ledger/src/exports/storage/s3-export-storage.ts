@@ -8,6 +8,8 @@ export interface S3ExportStorageOptions {
   bucket: string;
   region: string;
   endpoint?: string;
+  /** Host the download URLs are presigned for, when clients reach the service elsewhere than the ledger does. */
+  publicEndpoint?: string;
   forcePathStyle: boolean;
   credentials?: { accessKeyId: string; secretAccessKey: string };
 }
@@ -18,24 +20,30 @@ const PREFIX = 'exports/';
 const PART_SIZE = 5 * 1024 * 1024;
 const QUEUE_SIZE = 2;
 
+function clientFor(options: S3ExportStorageOptions, endpoint: string | undefined): S3Client {
+  return new S3Client({
+    region: options.region,
+    forcePathStyle: options.forcePathStyle,
+    ...(endpoint && { endpoint }),
+    ...(options.credentials && { credentials: options.credentials }),
+    // Checksums only where S3 requires them: several S3-compatible servers refuse the SDK's
+    // default trailing checksums on streamed uploads.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+}
+
 /**
  * Export files in S3-compatible object storage (AWS S3, MinIO, ...). Files stream up as a
  * multipart upload; downloads are presigned GET URLs, so the bucket can stay private.
  */
 export class S3ExportStorage implements ExportStorage {
   private readonly client: S3Client;
+  private readonly presigner: S3Client;
 
   constructor(private readonly options: S3ExportStorageOptions) {
-    this.client = new S3Client({
-      region: options.region,
-      forcePathStyle: options.forcePathStyle,
-      ...(options.endpoint && { endpoint: options.endpoint }),
-      ...(options.credentials && { credentials: options.credentials }),
-      // Checksums only where S3 requires them: several S3-compatible servers refuse the SDK's
-      // default trailing checksums on streamed uploads.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+    this.client = clientFor(options, options.endpoint);
+    this.presigner = options.publicEndpoint ? clientFor(options, options.publicEndpoint) : this.client;
   }
 
   async put(file: ExportFile, body: Readable): Promise<void> {
@@ -52,7 +60,7 @@ export class S3ExportStorage implements ExportStorage {
 
   async downloadUrl(file: ExportFile, expiresAt: Date): Promise<string> {
     const expiresIn = Math.max(1, Math.ceil((expiresAt.getTime() - Date.now()) / 1000));
-    return getSignedUrl(this.client, this.getCommand(file), { expiresIn });
+    return getSignedUrl(this.presigner, this.getCommand(file), { expiresIn });
   }
 
   async open(file: ExportFile): Promise<Readable> {
