@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { BooksApi, Json, startBooksApp } from './books-api';
 import { LedgerTestApp } from './ledger-test-app';
 
@@ -321,6 +322,26 @@ describe('External transactions (reference s.12)', () => {
         );
         expect(matchedRows).toHaveLength(1);
       }
+    });
+  });
+
+  describe('the database backstop', () => {
+    it('answers 409 invalid_state, not 500, when the live-posting index refuses a match another writer holds', async () => {
+      const { cash } = await sale('75');
+      const holder = await row({ amount: '75' });
+      // Another writer's live match that has not set reconciled_at yet: only the unique index sees it.
+      const ds = t.app.get(DataSource);
+      const [m] = await ds.query(
+        `INSERT INTO reconciliation_matches (ledger_id, external_transaction_id, strategy, posting_ids, amount, currency)
+         VALUES ($1, $2, 'exact', ARRAY[$3::bigint], 75, 'USD') RETURNING id`,
+        [api.client.ledgerId, holder.id, cash.id],
+      );
+      await ds.query(`INSERT INTO reconciliation_match_postings (match_id, posting_id, ledger_id) VALUES ($1, $2, $3)`, [m.id, cash.id, api.client.ledgerId]);
+      const r = await row({ amount: '75' });
+      const res = await api.post(`/external_transactions/${r.id}/match`, { posting_ids: [cash.id] }).expect(409);
+      expect(res.body.error.code).toBe('invalid_state');
+      expect((await api.get(`/external_transactions/${r.id}`).expect(200)).body.data.status).toBe('open');
+      expect((await api.get(`/external_transactions/${r.id}/matches`).expect(200)).body.data).toEqual([]);
     });
   });
 
