@@ -94,7 +94,7 @@ describe('Reconciliation runs', () => {
         external_at: '2026-03-10T11:00:00.000Z',
         strategy: 'exact',
         residual: '0',
-        auto_resolved: false,
+        match_id: expect.any(String),
       }),
     ]);
     expect(run.unmatched_external).toEqual([expect.objectContaining({ external_id: 'e2', amount: '777', currency: 'USD' })]);
@@ -222,7 +222,9 @@ describe('Reconciliation runs', () => {
       }).expect(201)
     ).body.data;
     expect(run).toMatchObject({ matched_count: 1, unmatched_count: 1, auto_resolve_below_minor_units: '5' });
-    expect(run.matched[0]).toMatchObject({ external_id: 'a1', posting_id: close, residual: '5', auto_resolved: true, strategy: 'exact' });
+    expect(run.matched[0]).toMatchObject({ external_id: 'a1', posting_id: close, amount: '1000', residual: '5', strategy: 'exact' });
+    const [match] = await db.query(`SELECT auto_resolved, residual::text FROM reconciliation_matches WHERE id = $1`, [run.matched[0].match_id]);
+    expect(match).toEqual({ auto_resolved: true, residual: '5' });
     expect(run.unmatched_external[0].external_id).toBe('a2');
     const [event] = await api.events('reconciliation.break_auto_resolved');
     expect(event).toMatchObject({ resource_id: run.matched[0].match_id, data: { residual: '5', tolerance: '5', auto_resolved: true, posting_ids: [close] } });

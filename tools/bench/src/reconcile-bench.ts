@@ -69,10 +69,10 @@ async function seedBooks(pg: Client, ledgerId: string): Promise<void> {
   );
   await pg.query(
     `INSERT INTO account_balances (ledger_id, account_id, currency, posted_debits, posted_credits)
-     SELECT ledger_id, account_id, currency, sum(amount) FILTER (WHERE direction = 'debit'), sum(amount) FILTER (WHERE direction = 'credit')
+     SELECT ledger_id, account_id, currency, coalesce(sum(amount) FILTER (WHERE direction = 'debit'), 0),
+       coalesce(sum(amount) FILTER (WHERE direction = 'credit'), 0)
      FROM postings WHERE ledger_id = $1 GROUP BY ledger_id, account_id, currency
-     ON CONFLICT (ledger_id, account_id, currency) DO UPDATE SET posted_debits = coalesce(EXCLUDED.posted_debits, 0),
-       posted_credits = coalesce(EXCLUDED.posted_credits, 0)`,
+     ON CONFLICT (ledger_id, account_id, currency) DO UPDATE SET posted_debits = EXCLUDED.posted_debits, posted_credits = EXCLUDED.posted_credits`,
     [ledgerId],
   );
   await pg.query('COMMIT');

@@ -193,9 +193,12 @@ export class ReconciliationMatcher {
 
   /** Pass 1: a posting of a transaction carrying the row's reference triple, for exactly the row's amount. */
   private externalRefPass(candidates: RefCandidate[]): void {
+    if (candidates.length === 0) return;
     const byRow = groupBy(candidates, (c) => c.rowId);
     for (const row of this.rows) {
-      const found = (byRow.get(row.id) ?? [])
+      const mine = row.ref === null ? undefined : byRow.get(row.id);
+      if (!mine) continue;
+      const found = mine
         .map((c) => c.posting)
         .filter((p) => !p.taken && p.amount === row.amount && this.inScope(row, p))
         .sort(closer(row.at))[0];
@@ -203,17 +206,44 @@ export class ReconciliationMatcher {
     }
   }
 
-  /** Pass 2: equal amount, value date within the window, the nearest date wins. */
+  /**
+   * Pass 2: equal amount, value date within the window, the nearest date wins. Postings are
+   * grouped by (currency, account scope, amount); a group is sorted by date only when a row looks
+   * into it and it holds more than one posting (most hold one).
+   */
   private exactPass(): void {
-    const scoped = (p: MatchPosting, account: string | null) => `${p.currency}\u0000${account ?? ''}\u0000${p.amount}`;
+    const open = this.open();
+    const scoped = open.some((r) => r.scopeAccount !== null);
+    const unscoped = open.some((r) => r.scopeAccount === null);
+    const groups = new Map<string, MatchPosting[]>();
+    const add = (key: string, p: MatchPosting) => {
+      const group = groups.get(key);
+      if (group) group.push(p);
+      else groups.set(key, [p]);
+    };
+    for (const p of this.postings) {
+      if (p.taken) continue;
+      const amount = p.amount.toString();
+      if (unscoped) add(`${p.currency}\u0000\u0000${amount}`, p);
+      if (scoped) add(`${p.currency}\u0000${p.accountId}\u0000${amount}`, p);
+    }
     const lists = new Map<string, DateList>();
-    const needsAccount = this.rows.some((r) => r.scopeAccount !== null);
-    const free = this.postings.filter((p) => !p.taken).sort(byDate);
-    for (const [key, group] of groupBy(free, (p) => scoped(p, null))) lists.set(key, new DateList(group));
-    if (needsAccount) for (const [key, group] of groupBy(free, (p) => scoped(p, p.accountId))) lists.set(key, new DateList(group));
-    for (const row of this.open()) {
-      const list = lists.get(`${row.currency}\u0000${row.scopeAccount ?? ''}\u0000${row.amount}`);
-      const found = list?.nearest(row.at, this.options.windowMs);
+    const { windowMs } = this.options;
+    for (const row of open) {
+      const key = `${row.currency}\u0000${row.scopeAccount ?? ''}\u0000${row.amount.toString()}`;
+      const group = groups.get(key);
+      if (!group) continue;
+      if (group.length === 1) {
+        const [p] = group;
+        if (!p.taken && Math.abs(p.valueDate - row.at) <= windowMs) this.take(row, [p], 'exact');
+        continue;
+      }
+      let list = lists.get(key);
+      if (!list) {
+        list = new DateList(group.sort(byDate));
+        lists.set(key, list);
+      }
+      const found = list.nearest(row.at, windowMs);
       if (found) this.take(row, [found], 'exact');
     }
   }

@@ -6,22 +6,30 @@ import { LOGGER } from '@bursar/service-kit';
 import { LedgerSettings } from '../config/ledger.settings';
 import { LedgerScope } from '../common/mode';
 import { EventsService } from '../events/events.service';
-import { MATCH_PASSES, MatchPosting, ReconciliationMatcher, RefCandidate } from './reconciliation-matcher';
-import { presentMatchedEntries, presentRun, presentUnmatchedRow } from './reconciliation-run.presenter';
-import type { RunOutcome, RunRecord } from './reconciliation-run.record';
+import { FoundMatch, MatchPosting, ReconciliationMatcher, RefCandidate } from './reconciliation-matcher';
+import { presentRun, presentUnmatchedRow } from './reconciliation-run.presenter';
+import type { RunRecord } from './reconciliation-run.record';
 import { LoadedRow, ReconciliationRunsRepository } from './reconciliation-runs.repository';
 
 /** A run that keeps failing (a crash every time, say) is given up after this many attempts. */
 export const MAX_RUN_ATTEMPTS = 3;
 /** Deadlock and serialization failures: the finishing transaction is simply tried again. */
 const RETRYABLE = new Set(['40P01', '40001']);
-const FINISH_TRIES = 3;
+const TRIES = 3;
+/** Matches written per transaction, and transactions written at once. */
+const WRITE_BATCH = 2000;
+const WRITERS = 2;
 
-function retryable(err: unknown): boolean {
-  return err instanceof QueryFailedError && RETRYABLE.has((err.driverError as { code?: string }).code ?? '');
+async function retrying<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (err) {
+      const code = err instanceof QueryFailedError ? (err.driverError as { code?: string }).code : undefined;
+      if (attempt >= TRIES || !RETRYABLE.has(code ?? '')) throw err;
+    }
+  }
 }
-
-const EMPTY_RESULTS = { matchedJson: '[]', unmatchedExternalJson: '[]', unmatchedInternalJson: '[]' };
 
 /**
  * Executes a claimed (running) run: reads its open rows and the candidate postings, matches them in
@@ -76,14 +84,20 @@ export class ReconciliationRunExecutor {
       windowMs,
       tolerance: BigInt(run.autoResolveBelow),
     }).run(refs);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.dataSource.transaction((manager) => this.finishWith(manager, scope, run, rows, found));
-        return;
-      } catch (err) {
-        if (attempt >= FINISH_TRIES || !retryable(err)) throw err;
+    const now = new Date();
+    const batches: FoundMatch[][] = [];
+    for (let i = 0; i < found.length; i += WRITE_BATCH) batches.push(found.slice(i, i + WRITE_BATCH));
+    const written: FoundMatch[] = [];
+    // Batches touch disjoint rows and postings, so writers never wait on each other; each commits its matches with their events.
+    let next = 0;
+    const writer = async () => {
+      while (next < batches.length) {
+        const batch = batches[next++];
+        written.push(...(await retrying(() => this.dataSource.transaction((m) => this.runs.writeMatches(m, scope, run, batch, now)))));
       }
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(WRITERS, batches.length) }, writer));
+    await retrying(() => this.dataSource.transaction((manager) => this.finishWith(manager, scope, run, rows, written)));
   }
 
   /** Candidate postings for the rows: their currencies, the rows' times widened by the window, their accounts when all have one. */
@@ -100,33 +114,19 @@ export class ReconciliationRunExecutor {
     return this.runs.candidatePostings(scope, currencies, accounts, new Date(min - windowMs), new Date(max + windowMs));
   }
 
-  private async finishWith(
-    manager: EntityManager,
-    scope: LedgerScope,
-    run: RunRecord,
-    rows: LoadedRow[],
-    found: ReturnType<ReconciliationMatcher['run']>,
-  ): Promise<void> {
+  private async finishWith(manager: EntityManager, scope: LedgerScope, run: RunRecord, rows: LoadedRow[], written: FoundMatch[]): Promise<void> {
     // Another process finished it (this one was presumed dead): nothing more to do.
     if (!(await this.runs.lockRunning(manager, scope, run.id))) return;
-    await this.runs.lockSource(manager, scope, run.sourceId);
-    const written = await this.runs.writeMatches(manager, scope, run, found, new Date());
-    const matchedRows = new Set(written.map((w) => w.match.row.id));
-    const passCounts = Object.fromEntries(MATCH_PASSES.map((pass) => [pass, 0]));
-    for (const w of written) passCounts[w.match.pass] += 1;
+    const matchedRows = new Set(written.map((m) => m.row.id));
     const unmatched = rows.filter((r) => !matchedRows.has(r.id));
     const withInternal = run.rangeFrom !== null || run.rangeTo !== null;
     const internal = withInternal ? await this.runs.unreconciledPostings(manager, scope, run.rangeFrom, run.rangeTo, this.internalAccounts(run, rows)) : [];
-    await this.finish(manager, scope, run, {
-      status: 'completed',
-      matchedCount: written.length,
-      unmatchedCount: unmatched.length,
-      passCounts,
-      matchedJson: JSON.stringify(written.flatMap((w) => presentMatchedEntries({ ...w.match, row: w.match.row as LoadedRow }, w.id))),
-      unmatchedExternalJson: JSON.stringify(unmatched.map(presentUnmatchedRow)),
-      unmatchedInternalJson: JSON.stringify(internal),
-      errorMessage: null,
+    await this.runs.complete(manager, scope, run.id, {
+      count: unmatched.length,
+      externalJson: JSON.stringify(unmatched.map(presentUnmatchedRow)),
+      internalJson: JSON.stringify(internal),
     });
+    await this.announce(manager, scope, run.id);
   }
 
   /**
@@ -139,12 +139,11 @@ export class ReconciliationRunExecutor {
     return null;
   }
 
-  /** Records the run's end and its `reconciliation.run_completed` event in the caller's transaction. */
-  private async finish(manager: EntityManager, scope: LedgerScope, run: RunRecord, outcome: RunOutcome): Promise<void> {
-    await this.runs.finish(manager, scope, run.id, outcome);
-    const finished = await this.runs.find(scope, run.id, false, manager);
-    if (!finished) throw new Error(`reconciliation run ${run.id} vanished inside its own transaction`);
-    await this.events.record(manager, scope, 'reconciliation.run_completed', run.id, presentRun(finished, false));
+  /** The `reconciliation.run_completed` event of a run just finished, in the transaction that finished it. */
+  private async announce(manager: EntityManager, scope: LedgerScope, id: string): Promise<void> {
+    const finished = await this.runs.find(scope, id, false, manager);
+    if (!finished) throw new Error(`reconciliation run ${id} vanished inside its own transaction`);
+    await this.events.record(manager, scope, 'reconciliation.run_completed', id, presentRun(finished, false));
   }
 
   /** Marks a running run failed, with its event; leaves it to the sweep when the database is out. */
@@ -152,14 +151,8 @@ export class ReconciliationRunExecutor {
     await this.dataSource
       .transaction(async (manager) => {
         if (!(await this.runs.lockRunning(manager, scope, run.id))) return;
-        await this.finish(manager, scope, run, {
-          status: 'failed',
-          matchedCount: 0,
-          unmatchedCount: 0,
-          passCounts: {},
-          ...EMPTY_RESULTS,
-          errorMessage: message,
-        });
+        await this.runs.fail(manager, scope, run.id, message);
+        await this.announce(manager, scope, run.id);
       })
       .catch((err: unknown) => this.logger.warn({ err, run_id: run.id }, 'could not record a failed reconciliation run'));
   }

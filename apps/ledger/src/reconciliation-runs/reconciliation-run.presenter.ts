@@ -1,4 +1,3 @@
-import type { FoundMatch } from './reconciliation-matcher';
 import type { LoadedRow } from './reconciliation-runs.repository';
 import type { RunRecord } from './reconciliation-run.record';
 
@@ -6,7 +5,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * The run object of reference s.12. The result arrays travel on create and GET by id; the list
- * (which never pages) carries the counts only.
+ * (which never pages) carries the counts only. `matched` entries are built in SQL when the run
+ * completes (ReconciliationRunsRepository.complete).
  */
 export function presentRun(run: RunRecord, withResults: boolean) {
   return {
@@ -37,26 +37,6 @@ export function presentRun(run: RunRecord, withResults: boolean) {
     created_at: run.createdAt.toISOString(),
     updated_at: run.updatedAt.toISOString(),
   };
-}
-
-/** One `matched[]` entry per posting of a match (a sum_in_window match lists each of its postings). */
-export function presentMatchedEntries(match: FoundMatch & { row: LoadedRow }, matchId: string) {
-  const { row } = match;
-  return match.postings.map((p) => ({
-    external_transaction_id: row.id,
-    external_id: row.externalId,
-    posting_id: Number(p.id),
-    account: p.accountId,
-    amount: row.amount.toString(),
-    posting_amount: p.amount.toString(),
-    currency: row.currency,
-    posting_value_date: iso(p.valueDate),
-    external_at: iso(row.at),
-    match_id: matchId,
-    strategy: match.pass,
-    residual: match.residual.toString(),
-    auto_resolved: match.residual !== 0n,
-  }));
 }
 
 export function presentUnmatchedRow(row: LoadedRow) {

@@ -49,16 +49,3 @@ export interface NewRun {
   rangeTo: Date | null;
   externalTransactionIds: string[] | null;
 }
-
-/** How a finished run ends: its counts and result arrays, or the failure. */
-export interface RunOutcome {
-  status: 'completed' | 'failed';
-  matchedCount: number;
-  unmatchedCount: number;
-  passCounts: Record<string, number>;
-  /** Pre-serialized JSON arrays: a large run's arrays are built once, as text. */
-  matchedJson: string;
-  unmatchedExternalJson: string;
-  unmatchedInternalJson: string;
-  errorMessage: string | null;
-}

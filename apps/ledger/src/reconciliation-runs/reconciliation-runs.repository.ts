@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { LedgerScope } from '../common/mode';
 import type { FoundMatch, MatchPosting, MatchRow, RefCandidate } from './reconciliation-matcher';
-import type { NewRun, RunOutcome, RunRecord } from './reconciliation-run.record';
+import type { NewRun, RunRecord } from './reconciliation-run.record';
 
 const UNIQUE_VIOLATION = '23505';
 /** Joins a reference triple into one key (unit separator, chr(31): Postgres text cannot hold NUL). */
@@ -241,89 +241,43 @@ export class ReconciliationRunsRepository {
   }
 
   /**
-   * Writes matches in a handful of set-based statements, inside the caller's transaction: locks the
-   * rows still open and claims the postings still unreconciled (in id order, so concurrent writers
-   * cannot deadlock on each other), drops any match whose row or postings were taken meanwhile (a
-   * manual match, another source's run), then inserts the matches, their postings and their events
-   * and marks the rows matched. The unique live indexes are the last word: a match they refuse is
-   * undone and skipped, never an error. Returns the matches written.
+   * Writes one batch of matches in a handful of set-based statements, inside the caller's
+   * transaction: locks the rows still open (and without a live match) and claims the postings
+   * still unreconciled (and in no live match), drops any match whose row or postings were taken
+   * meanwhile (a manual match, another source's run), then inserts the matches, their postings and
+   * their events and marks the rows matched. The unique live indexes stay the last word: should
+   * they refuse an insert anyway, the batch is written again one match at a time and the refused
+   * matches are skipped, never an error. Returns the matches written.
    */
-  async writeMatches(
-    manager: EntityManager,
-    scope: LedgerScope,
-    run: RunRecord,
-    matches: FoundMatch[],
-    now: Date,
-  ): Promise<{ match: FoundMatch; id: string }[]> {
+  async writeMatches(manager: EntityManager, scope: LedgerScope, run: RunRecord, matches: FoundMatch[], now: Date): Promise<FoundMatch[]> {
     if (matches.length === 0) return [];
-    const rowIds = matches.map((m) => m.row.id);
     const lockedRows: { id: string }[] = await manager.query(
-      `SELECT id FROM external_transactions WHERE ledger_id = $1 AND id = ANY ($2::uuid[]) AND status = 'open' ORDER BY id FOR UPDATE`,
-      [scope.ledgerId, rowIds],
-    );
-    // TypeORM answers an UPDATE ... RETURNING with [rows, affected count].
-    const [claimed]: [{ id: string }[], number] = await manager.query(
-      `WITH claimable AS (
-         SELECT p.id FROM postings p WHERE p.ledger_id = $1 AND p.id = ANY ($2::bigint[]) AND ${CANDIDATE}
-         ORDER BY p.id FOR NO KEY UPDATE)
-       UPDATE postings p SET reconciled_at = $3, reconciliation_reference = coalesce($4, p.reconciliation_reference)
-       FROM claimable c WHERE p.id = c.id RETURNING p.id::text AS id`,
-      [scope.ledgerId, matches.flatMap((m) => m.postings.map((p) => p.id)), now, run.externalReference],
+      `SELECT x.id FROM external_transactions x
+       WHERE x.ledger_id = $1 AND x.id = ANY ($2::uuid[]) AND x.status = 'open'
+         AND NOT EXISTS (SELECT 1 FROM reconciliation_matches m WHERE m.external_transaction_id = x.id AND m.reversed_at IS NULL)
+       ORDER BY x.id FOR UPDATE OF x`,
+      [scope.ledgerId, matches.map((m) => m.row.id)],
     );
     const openRows = new Set(lockedRows.map((r) => r.id));
+    const wanted = matches.filter((m) => openRows.has(m.row.id));
+    // The update takes the posting locks itself (in id order, through the primary key), checking each posting under its lock.
+    const [claimed]: [{ id: string }[], number] = await manager.query(
+      `UPDATE postings p SET reconciled_at = $3, reconciliation_reference = coalesce($4, p.reconciliation_reference)
+       WHERE p.ledger_id = $1 AND p.id = ANY ($2::bigint[]) AND ${CANDIDATE}
+         AND NOT EXISTS (SELECT 1 FROM reconciliation_match_postings mp WHERE mp.posting_id = p.id AND mp.released_at IS NULL)
+       RETURNING p.id::text AS id`,
+      [scope.ledgerId, wanted.flatMap((m) => m.postings.map((p) => p.id)), now, run.externalReference],
+    );
     const claimedPostings = new Set(claimed.map((p) => p.id));
-    let kept = matches.filter((m) => openRows.has(m.row.id) && m.postings.every((p) => claimedPostings.has(p.id)));
-    let written = kept.map((match) => ({ match, id: randomUUID() }));
-    if (written.length > 0) {
-      const inserted: { id: string }[] = await manager.query(
-        `INSERT INTO reconciliation_matches (id, ledger_id, external_transaction_id, reconciliation_run_id, strategy, posting_ids,
-           amount, currency, residual, auto_resolved, created_at)
-         SELECT m.id, $1, m.row_id, $2, m.strategy, string_to_array(m.posting_ids, ',')::bigint[], m.amount::numeric, m.currency,
-           m.residual::numeric, m.residual::numeric <> 0, $3
-         FROM unnest($4::uuid[], $5::uuid[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])
-           AS m(id, row_id, strategy, posting_ids, amount, currency, residual)
-         ON CONFLICT (external_transaction_id) WHERE reversed_at IS NULL DO NOTHING
-         RETURNING id`,
-        [
-          scope.ledgerId,
-          run.id,
-          now,
-          written.map((w) => w.id),
-          written.map((w) => w.match.row.id),
-          written.map((w) => w.match.pass),
-          written.map((w) => w.match.postings.map((p) => p.id).join(',')),
-          written.map((w) => w.match.row.amount.toString()),
-          written.map((w) => w.match.row.currency),
-          written.map((w) => w.match.residual.toString()),
-        ],
-      );
-      const insertedIds = new Set(inserted.map((r) => r.id));
-      written = written.filter((w) => insertedIds.has(w.id));
-      const pairs = written.flatMap((w) => w.match.postings.map((p) => [w.id, p.id] as const));
-      const linked: { match_id: string }[] = await manager.query(
-        `INSERT INTO reconciliation_match_postings (match_id, posting_id, ledger_id)
-         SELECT m.match_id, m.posting_id, $1 FROM unnest($2::uuid[], $3::bigint[]) AS m(match_id, posting_id)
-         ON CONFLICT (posting_id) WHERE released_at IS NULL DO NOTHING
-         RETURNING match_id::text AS match_id`,
-        [scope.ledgerId, pairs.map((p) => p[0]), pairs.map((p) => p[1])],
-      );
-      const links = new Map<string, number>();
-      for (const l of linked) links.set(l.match_id, (links.get(l.match_id) ?? 0) + 1);
-      const refused = written.filter((w) => links.get(w.id) !== w.match.postings.length).map((w) => w.id);
-      if (refused.length > 0) {
-        await manager.query(`DELETE FROM reconciliation_match_postings WHERE match_id = ANY ($1::uuid[])`, [refused]);
-        await manager.query(`DELETE FROM reconciliation_matches WHERE id = ANY ($1::uuid[])`, [refused]);
-        written = written.filter((w) => !refused.includes(w.id));
-      }
-      kept = written.map((w) => w.match);
-    }
-    // Postings claimed for matches that were then dropped go back to unreconciled.
+    const kept = wanted.filter((m) => m.postings.every((p) => claimedPostings.has(p.id)));
     const used = new Set(kept.flatMap((m) => m.postings.map((p) => p.id)));
-    const release = [...claimedPostings].filter((id) => !used.has(id));
+    // Postings claimed for a match that lost its other postings go back to unreconciled.
+    const release = claimed.map((p) => p.id).filter((id) => !used.has(id));
     if (release.length > 0) {
       await manager.query(`UPDATE postings SET reconciled_at = NULL WHERE ledger_id = $1 AND id = ANY ($2::bigint[])`, [scope.ledgerId, release]);
     }
-    if (written.length === 0) return [];
+    if (kept.length === 0) return [];
+    const written = await this.insertMatches(manager, scope, run, kept, now);
     await manager.query(
       `UPDATE external_transactions x SET status = 'matched', matched_at = $2, reconciliation_run_id = $3, reconciliation_match_id = m.id,
          updated_at = $2
@@ -331,7 +285,74 @@ export class ReconciliationRunsRepository {
       [scope.ledgerId, now, run.id, written.map((w) => w.match.row.id), written.map((w) => w.id)],
     );
     await this.recordMatchEvents(manager, scope, run, written.map((w) => w.id), now);
+    return written.map((w) => w.match);
+  }
+
+  /** All at once; when a unique live index refuses the batch, one match at a time, skipping the refused. */
+  private async insertMatches(
+    manager: EntityManager,
+    scope: LedgerScope,
+    run: RunRecord,
+    matches: FoundMatch[],
+    now: Date,
+  ): Promise<{ match: FoundMatch; id: string }[]> {
+    const batch = matches.map((match) => ({ match, id: randomUUID() }));
+    const attempt = async (items: typeof batch) => {
+      await manager.query('SAVEPOINT reconciliation_matches');
+      try {
+        await this.insertMatchRows(manager, scope, run, items, now);
+        await manager.query('RELEASE SAVEPOINT reconciliation_matches');
+        return true;
+      } catch (err) {
+        await manager.query('ROLLBACK TO SAVEPOINT reconciliation_matches');
+        if (!(err instanceof QueryFailedError && (err.driverError as { code?: string }).code === UNIQUE_VIOLATION)) throw err;
+        return false;
+      }
+    };
+    if (await attempt(batch)) return batch;
+    const written: typeof batch = [];
+    for (const item of batch) if (await attempt([item])) written.push(item);
+    const used = new Set(written.flatMap((w) => w.match.postings.map((p) => p.id)));
+    const release = batch.flatMap((w) => w.match.postings.map((p) => p.id)).filter((id) => !used.has(id));
+    if (release.length > 0) {
+      await manager.query(`UPDATE postings SET reconciled_at = NULL WHERE ledger_id = $1 AND id = ANY ($2::bigint[])`, [scope.ledgerId, release]);
+    }
     return written;
+  }
+
+  private async insertMatchRows(
+    manager: EntityManager,
+    scope: LedgerScope,
+    run: RunRecord,
+    items: { match: FoundMatch; id: string }[],
+    now: Date,
+  ): Promise<void> {
+    await manager.query(
+      `INSERT INTO reconciliation_matches (id, ledger_id, external_transaction_id, reconciliation_run_id, strategy, posting_ids,
+         amount, currency, residual, auto_resolved, created_at)
+       SELECT m.id, $1, m.row_id, $2, m.strategy, string_to_array(m.posting_ids, ',')::bigint[], m.amount::numeric, m.currency,
+         m.residual::numeric, m.residual::numeric <> 0, $3
+       FROM unnest($4::uuid[], $5::uuid[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])
+         AS m(id, row_id, strategy, posting_ids, amount, currency, residual)`,
+      [
+        scope.ledgerId,
+        run.id,
+        now,
+        items.map((w) => w.id),
+        items.map((w) => w.match.row.id),
+        items.map((w) => w.match.pass),
+        items.map((w) => w.match.postings.map((p) => p.id).join(',')),
+        items.map((w) => w.match.row.amount.toString()),
+        items.map((w) => w.match.row.currency),
+        items.map((w) => w.match.residual.toString()),
+      ],
+    );
+    const pairs = items.flatMap((w) => w.match.postings.map((p) => [w.id, p.id] as const));
+    await manager.query(
+      `INSERT INTO reconciliation_match_postings (match_id, posting_id, ledger_id)
+       SELECT m.match_id, m.posting_id, $1 FROM unnest($2::uuid[], $3::bigint[]) AS m(match_id, posting_id)`,
+      [scope.ledgerId, pairs.map((p) => p[0]), pairs.map((p) => p[1])],
+    );
   }
 
   /**
@@ -384,29 +405,50 @@ export class ReconciliationRunsRepository {
     return rows.length > 0;
   }
 
-  /** Locks the run's source against concurrent finishing runs and manual matches of its rows. */
-  async lockSource(manager: EntityManager, scope: LedgerScope, sourceId: string): Promise<void> {
-    await manager.query(`SELECT id FROM reconciliation_sources WHERE ledger_id = $1 AND id = $2 FOR NO KEY UPDATE`, [scope.ledgerId, sourceId]);
-  }
-
-  async finish(manager: EntityManager, scope: LedgerScope, id: string, outcome: RunOutcome): Promise<void> {
+  /**
+   * Completes the run: its matches (those of earlier attempts included, read back from the
+   * database), counts per pass and the `matched` array are computed here in SQL, so a large run's
+   * result never travels to the service and back.
+   */
+  async complete(
+    manager: EntityManager,
+    scope: LedgerScope,
+    id: string,
+    unmatched: { count: number; externalJson: string; internalJson: string },
+  ): Promise<void> {
+    const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
     await manager.query(
-      `UPDATE reconciliation_runs SET status = $3, matched_count = $4, unmatched_count = $5, pass_counts = $6::jsonb,
-         matched = $7::jsonb, unmatched_external = $8::jsonb, unmatched_internal = $9::jsonb, error_message = $10,
+      `WITH live AS (
+         SELECT m.id, m.strategy, m.residual, m.external_transaction_id FROM reconciliation_matches m
+         WHERE m.ledger_id = $1 AND m.reconciliation_run_id = $2 AND m.reversed_at IS NULL),
+       entries AS (
+         SELECT coalesce(jsonb_agg(jsonb_build_object('external_id', x.external_id, 'external_transaction_id', x.id,
+             'posting_id', p.id, 'account', p.account_id, 'amount', (${SIGNED})::text, 'currency', p.currency,
+             'posting_value_date', ${iso('p.value_date')}, 'external_at', ${iso('x.occurred_at')}, 'match_id', m.id,
+             'strategy', m.strategy, 'residual', m.residual::text) ORDER BY x.occurred_at, x.id, p.id), '[]'::jsonb) AS matched
+         FROM live m JOIN external_transactions x ON x.id = m.external_transaction_id
+         JOIN reconciliation_match_postings mp ON mp.match_id = m.id
+         JOIN postings p ON p.id = mp.posting_id),
+       counts AS (
+         SELECT count(*)::int AS n, jsonb_build_object('external_ref', count(*) FILTER (WHERE strategy = 'external_ref'),
+           'exact', count(*) FILTER (WHERE strategy = 'exact'), 'sum_in_window', count(*) FILTER (WHERE strategy = 'sum_in_window')) AS passes
+         FROM live)
+       UPDATE reconciliation_runs r SET status = 'completed', matched = e.matched, matched_count = c.n, pass_counts = c.passes,
+         unmatched_count = $3, unmatched_external = $4::jsonb, unmatched_internal = $5::jsonb, error_message = NULL,
          completed_at = clock_timestamp(), heartbeat_at = NULL, updated_at = clock_timestamp()
-       WHERE ledger_id = $1 AND id = $2`,
-      [
-        scope.ledgerId,
-        id,
-        outcome.status,
-        outcome.matchedCount,
-        outcome.unmatchedCount,
-        JSON.stringify(outcome.passCounts),
-        outcome.matchedJson,
-        outcome.unmatchedExternalJson,
-        outcome.unmatchedInternalJson,
-        outcome.errorMessage,
-      ],
+       FROM entries e, counts c WHERE r.ledger_id = $1 AND r.id = $2`,
+      [scope.ledgerId, id, unmatched.count, unmatched.externalJson, unmatched.internalJson],
     );
   }
+
+  /** Fails the run with `message`. */
+  async fail(manager: EntityManager, scope: LedgerScope, id: string, message: string): Promise<void> {
+    await manager.query(
+      `UPDATE reconciliation_runs SET status = 'failed', error_message = $3, completed_at = clock_timestamp(), heartbeat_at = NULL,
+         updated_at = clock_timestamp()
+       WHERE ledger_id = $1 AND id = $2`,
+      [scope.ledgerId, id, message],
+    );
+  }
+
 }

@@ -116,12 +116,14 @@ export class ReconciliationRunsService {
 
   /** Executes a small run here and now, or hands a large one to the queue; answers the run as it then stands. */
   private async started(scope: LedgerScope, id: string, status: 'queued' | 'running'): Promise<RunRecord> {
-    if (status === 'running') {
-      const run = await this.runs.find(scope, id, false);
-      if (run) await this.executor.execute(scope, run);
-    } else {
+    if (status === 'queued') {
+      // Read before queueing, so the answer is the run as created (the worker may start it at once).
+      const queued = await this.get(scope, id);
       this.queue.enqueueSoon({ runId: id, organizationId: scope.organizationId, ledgerId: scope.ledgerId, mode: scope.mode });
+      return queued;
     }
+    const run = await this.runs.find(scope, id, false);
+    if (run) await this.executor.execute(scope, run);
     return this.get(scope, id);
   }
 }

@@ -11,6 +11,7 @@ import { Reconciliation1763820000000 } from './1763820000000-reconciliation';
 import { EventsCommitOrder1763845000000 } from './1763845000000-events-commit-order';
 import { ReconciliationRunRows1763850000000 } from './1763850000000-reconciliation-run-rows';
 import { Exports1763865000000 } from './1763865000000-exports';
+import { ReconciliationMatchesByRun1763870000000 } from './1763870000000-reconciliation-matches-by-run';
 
 /** Every ledger migration, in order. TypeORM records applied ones in `schema_migrations`. */
 export const ledgerMigrations = [
@@ -27,4 +28,5 @@ export const ledgerMigrations = [
   EventsCommitOrder1763845000000,
   ReconciliationRunRows1763850000000,
   Exports1763865000000,
+  ReconciliationMatchesByRun1763870000000,
 ];

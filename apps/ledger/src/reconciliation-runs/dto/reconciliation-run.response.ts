@@ -7,15 +7,13 @@ export class MatchedEntryResponse {
   @ApiProperty() external_id: string;
   @ApiProperty({ type: 'integer', format: 'int64' }) posting_id: number;
   @ApiProperty({ description: 'Account of the posting' }) account: string;
-  @ApiProperty({ description: "The external row's signed amount (minor units)" }) amount: string;
-  @ApiProperty({ description: 'Signed amount of this posting: debit positive, credit negative' }) posting_amount: string;
+  @ApiProperty({ description: "The posting's signed amount (minor units): debit positive, credit negative" }) amount: string;
   @ApiProperty() currency: string;
   @ApiProperty({ format: 'date-time' }) posting_value_date: string;
   @ApiProperty({ format: 'date-time', description: "The row's occurred_at" }) external_at: string;
   @ApiProperty({ format: 'uuid' }) match_id: string;
   @ApiProperty({ enum: ['external_ref', 'exact', 'sum_in_window'], description: 'The pass that made the match' }) strategy: string;
-  @ApiProperty({ description: 'Row amount minus the postings; not "0" only when auto-resolved' }) residual: string;
-  @ApiProperty() auto_resolved: boolean;
+  @ApiProperty({ description: 'Row amount minus the sum of the match\'s postings; not "0" only when auto-resolved' }) residual: string;
 }
 
 export class UnmatchedExternalResponse {
