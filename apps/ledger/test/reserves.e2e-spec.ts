@@ -232,6 +232,14 @@ describe('Reserves', () => {
     await api.get('/accounts?kind=bogus').expect(422);
   });
 
+  it('needs ledger:write to move funds and ledger:read for the reports', async () => {
+    const reader = await BooksApi.start(t, ['ledger:read']);
+    const refused = await reader.post('/reserves', { source_account_id: 'm1', template: 'merchant_reserve', counterparty_ref: 'm1', currency: 'USD', amount: '1' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('insufficient_scope');
+    await reader.get('/reports/reserves_outstanding').expect(200);
+  });
+
   it('is announced in capabilities and documented in OpenAPI', async () => {
     expect((await api.get('/_meta/capabilities').expect(200)).body.data.features.reserves).toBe(true);
     const doc = (await api.get('/openapi.json').expect(200)).body;
