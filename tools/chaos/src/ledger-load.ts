@@ -5,6 +5,8 @@ import { ChaosStack, LEDGER_ACCOUNTS } from './chaos-stack';
 /** What one idempotency key went through: every answer's transaction id must be the same one. */
 interface KeyRecord {
   attempts: number;
+  last?: Answer['status'];
+  startedAt: number;
   final?: number;
   ids: Set<string>;
   replays: number;
@@ -66,7 +68,7 @@ export class LedgerWriters {
   }
 
   private async submit(key: string, w: number): Promise<void> {
-    const record: KeyRecord = { attempts: 0, ids: new Set(), replays: 0 };
+    const record: KeyRecord = { attempts: 0, ids: new Set(), replays: 0, startedAt: Date.now() };
     this.keys.set(key, record);
     const body = this.body();
     for (;;) {
@@ -74,6 +76,7 @@ export class LedgerWriters {
       record.attempts += 1;
       const answer = await this.stack.ledgerCall('POST', '/transactions', body, replica, { 'Idempotency-Key': key });
       this.tally.add(answer);
+      record.last = answer.status;
       if (answer.ms > 2000) this.slowAnswers += 1;
       if (answer.status === 500 && this.oddities.length < 3) this.oddities.push(`${answer.status} ${JSON.stringify(answer.body)}`);
       if (typeof answer.status === 'number' && answer.status >= 500 && !answer.body?.error?.code) this.uncoded5xx += 1;
@@ -119,12 +122,14 @@ export async function checkBooks(stack: ChaosStack, writers: LedgerWriters): Pro
   let replayed = 0;
   let retried = 0;
   let example = '';
+  const unansweredLast = new Tally();
   for (const [key, record] of writers.keys) {
     const ids = written.get(key) ?? [];
     if (record.attempts > 1) retried += 1;
     replayed += record.replays;
     if (record.final === undefined) {
       unanswered += 1;
+      unansweredLast.add({ status: `${record.last} after ${record.attempts} attempts over ${Math.round((Date.now() - record.startedAt) / 1000)}s` as never, ms: 0, body: undefined, headers: undefined });
       continue;
     }
     if (record.final < 300) {
@@ -171,7 +176,7 @@ export async function checkBooks(stack: ChaosStack, writers: LedgerWriters): Pro
       check('every 2xx is exactly one transaction', lost === 0 && duplicated === 0 && mismatched === 0, `${writers.answered2xx()} keys answered 2xx: ${lost} without a transaction, ${duplicated} extra, ${mismatched} naming another transaction${example}`),
       check('every retried key answered with one transaction', answeredTwice === 0, `${answeredTwice} keys answered with two different transactions over ${retried} retried keys`),
       check('keys refused wrote nothing', unacknowledged === 0, `${unacknowledged} keys answered 4xx have a transaction`),
-      check('every key answered', unanswered === 0, `${unanswered} keys still unanswered when retries stopped`),
+      check('every key answered', unanswered === 0, `${unanswered} keys still unanswered when retries stopped${unanswered ? ` (last answers: ${unansweredLast})` : ''}`),
       check('no partial write', partial === 0, `${bare} transactions without postings, ${unbalancedTx} unbalanced transactions, ${drifted} balances differing from their postings`),
       check('every currency nets to zero', unbalancedCurrencies === 0, `${unbalancedCurrencies} currencies not netting to zero`),
     ],

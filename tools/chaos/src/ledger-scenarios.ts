@@ -20,6 +20,7 @@ export interface Timing {
 export const KNOWN = {
   uncodedEnvelope: 'issue 15 defect 1: 5xx envelopes with code null (being fixed)',
   eventsTail: 'issue 15 defect 2: events committed out of order (being fixed)',
+  connectionLoss500: 'found by this campaign, not fixed: the ledger answers 500 when Postgres drops a batch connection (docs/reliability.md)',
   crashOnRestart: 'found by this campaign, not fixed: the ledger can exit on an unhandled pg client error when Postgres restarts (docs/reliability.md)',
   cosignKeyPublication: 'not fixed: replicas reload cosigning keys on their own 30 s clocks (docs/reliability.md)',
 };
@@ -52,13 +53,24 @@ async function readyAgain(urls: string[], timeoutMs = 60_000): Promise<number> {
   return Date.now() - started;
 }
 
-function no500(tally: Tally, what: string, oddities: string[] = []): Check {
+function no500(tally: Tally, what: string, oddities: string[] = [], knownDefect?: string): Check {
   const n = tally.count((s) => s === '500' || s === 'timeout');
   const examples = oddities.length ? `; e.g. ${oddities.join(' | ')}` : '';
-  return check(`${what}: no 500 and no hung request`, n === 0, `${tally.count((s) => s === '500')} answered 500, ${tally.count((s) => s === 'timeout')} unanswered within 10 s${examples}`);
+  return check(`${what}: no 500 and no hung request`, n === 0, `${tally.count((s) => s === '500')} answered 500, ${tally.count((s) => s === 'timeout')} unanswered within 10 s${examples}`, knownDefect);
 }
 
-async function ledgerOutcome(stack: ChaosStack, name: string, writers: LedgerWriters, faults: string[], started: number, t: Timing, extra: Check[], figures: Record<string, number | string>): Promise<ScenarioResult> {
+async function ledgerOutcome(
+  stack: ChaosStack,
+  name: string,
+  writers: LedgerWriters,
+  faults: string[],
+  started: number,
+  t: Timing,
+  extra: Check[],
+  figures: Record<string, number | string>,
+  /** Set where Postgres drops connections, which today can end in a 500. */
+  connectionLoss?: boolean,
+): Promise<ScenarioResult> {
   await stack.reconnect();
   const books = await checkBooks(stack, writers);
   const deliveries = await checkDeliveries(stack, t.drainMs);
@@ -73,7 +85,7 @@ async function ledgerOutcome(stack: ChaosStack, name: string, writers: LedgerWri
     partial: books.partial,
     figures: { ...figures, ...books.figures, ...deliveries.figures, 'answers slower than 2 s': writers.slowAnswers },
     checks: [
-      no500(writers.tally, 'ledger writes', writers.oddities),
+      no500(writers.tally, 'ledger writes', writers.oddities, connectionLoss ? KNOWN.connectionLoss500 : undefined),
       check('5xx answers carry an error code', writers.uncoded5xx === 0, `${writers.uncoded5xx} 5xx answers with code null`, KNOWN.uncodedEnvelope),
       ...extra,
       ...books.checks,
@@ -111,7 +123,7 @@ export async function postgresRestarts(stack: ChaosStack, t: Timing): Promise<Sc
   await stack.reconnect();
   const tail = await poller.missed();
   checks.push(check('a poller tailing GET /events newest-first misses nothing', tail.missed === 0, `missed ${tail.missed} of ${tail.events} events over ${poller.polls} polls`, KNOWN.eventsTail));
-  return ledgerOutcome(stack, 'ledger: 20 writers, Postgres restarted twice', writers, faults, started, t, checks, { 'ready again after restart (ms)': firstRecovery, 'ready again after start (ms)': recovery });
+  return ledgerOutcome(stack, 'ledger: 20 writers, Postgres restarted twice', writers, faults, started, t, checks, { 'ready again after restart (ms)': firstRecovery, 'ready again after start (ms)': recovery }, true);
 }
 
 /** 2. The ledger process SIGKILLed mid-batch three times, restarted on its port; retries replay. */
