@@ -74,6 +74,7 @@ describe('Sources (reference s.12)', () => {
     const explicit = (await api.post('/sources', { name: 'explicit-bank' }).expect(201)).body.data;
     expect(await sources.findOrCreateImplicit(scope, 'explicit-bank')).toEqual(expect.objectContaining({ id: explicit.id, implicit: false }));
     await expect(sources.get(scope, '00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(sources.findOrCreateImplicit(scope, '  ')).rejects.toMatchObject({ code: 'invalid_request', extras: { param: 'source' } });
   });
 
   it('validates the settings with 422 invalid_request', async () => {

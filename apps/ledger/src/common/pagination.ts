@@ -161,6 +161,29 @@ export class Pagination {
     return new ListPage(rows.map(present), hasMore, next, total);
   }
 
+  /**
+   * The page of a raw-SQL list whose repository fetched `limit + 1` rows after the decoded cursor,
+   * each with its sort key as Postgres prints it (`sortKey`) beside its `id`.
+   */
+  pageOf<R extends { sortKey: string; id: string }, U>(
+    rows: R[],
+    order: ListOrder,
+    scope: TenantScope,
+    query: PageRequest,
+    present: (row: Omit<R, 'sortKey'>) => U,
+    total?: number,
+  ): ListPage<U> {
+    const data = rows.slice(0, query.limit);
+    const last = data[data.length - 1];
+    const next = rows.length > query.limit && last ? this.encode(order, scope, { key: last.sortKey, id: last.id }) : null;
+    return new ListPage(
+      data.map(({ sortKey: _sortKey, ...row }) => present(row)),
+      next !== null,
+      next,
+      total,
+    );
+  }
+
   private mac(order: ListOrder, scope: TenantScope, payload: string): string {
     return hmacSha256Hex(this.key, `${order.list}\n${scope.organizationId}\n${scope.mode}\n${payload}`).slice(0, 32);
   }

@@ -160,16 +160,8 @@ export class ExternalTransactionsService {
     if (filter.sourceId !== undefined && !isUUID(filter.sourceId)) return ListPage.empty(page);
     const after = page.cursor === undefined ? undefined : this.pagination.decode(NEWEST_FIRST, scope, page.cursor);
     const rows = await this.rows.list(scope, filter, after, page.limit + 1);
-    const data = rows.slice(0, page.limit);
-    const last = data[data.length - 1];
-    const next = rows.length > page.limit ? this.pagination.encode(NEWEST_FIRST, scope, { key: last.sortKey, id: last.id }) : null;
     const total = page.include_total === 'true' ? await this.rows.count(scope, filter) : undefined;
-    return new ListPage(
-      data.map(({ sortKey: _sortKey, ...row }) => presentExternalTransaction(row)),
-      next !== null,
-      next,
-      total,
-    );
+    return this.pagination.pageOf(rows, NEWEST_FIRST, scope, page, presentExternalTransaction, total);
   }
 
   /**

@@ -57,8 +57,13 @@ export class SourcesService {
    * The source of that name, created with `implicit: true` and default settings when absent;
    * race-safe, and usable inside the caller's transaction (`manager`).
    */
-  findOrCreateImplicit(scope: LedgerScope, name: string, manager: EntityManager = this.dataSource.manager): Promise<SourceRecord> {
-    return this.sources.findOrCreateImplicit(manager, scope, normalizeSourceName(name));
+  async findOrCreateImplicit(scope: LedgerScope, name: string, manager: EntityManager = this.dataSource.manager): Promise<SourceRecord> {
+    const normalized = normalizeSourceName(name);
+    // Inline runs name their source in the `source` field.
+    if (normalized.length === 0 || normalized.length > 200) {
+      throw LedgerErrors.error('invalid_request', { message: 'source must be a name of 1 to 200 characters', param: 'source' });
+    }
+    return this.sources.findOrCreateImplicit(manager, scope, normalized);
   }
 
   /** The source of this ledger, else 404 `not_found` (also for ids of other ledgers). */
@@ -87,16 +92,8 @@ export class SourcesService {
   async list(scope: LedgerScope, page: PageRequest): Promise<ListPage<PresentedSource>> {
     const after = page.cursor === undefined ? undefined : this.pagination.decode(NEWEST_FIRST, scope, page.cursor);
     const rows = await this.sources.list(scope, after, page.limit + 1);
-    const data = rows.slice(0, page.limit);
-    const last = data[data.length - 1];
-    const next = rows.length > page.limit ? this.pagination.encode(NEWEST_FIRST, scope, { key: last.sortKey, id: last.id }) : null;
     const total = page.include_total === 'true' ? await this.sources.count(scope) : undefined;
-    return new ListPage(
-      data.map(({ sortKey: _sortKey, ...source }) => this.present(source)),
-      next !== null,
-      next,
-      total,
-    );
+    return this.pagination.pageOf(rows, NEWEST_FIRST, scope, page, (source) => this.present(source), total);
   }
 
   /** The wire shape, with the push URL when the hosted inbound endpoint is on. */
