@@ -32,10 +32,12 @@ export class LedgerWriters {
   private readonly prefix = randomBytes(4).toString('hex');
   private n = 0;
 
+  private stoppedAt = Infinity;
+
   constructor(
     private readonly stack: ChaosStack,
-    /** Keys still unanswered when this passes are left so (reported as unanswered). */
-    private readonly retryUntil: () => number,
+    /** How long keys keep being retried once the load stops; still unanswered then, they are reported. */
+    private readonly retryMs: number,
   ) {}
 
   start(writers: number): void {
@@ -45,6 +47,7 @@ export class LedgerWriters {
   /** Stops new keys and waits until every started key is answered or gave up. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stoppedAt = Date.now();
     await Promise.all(this.running);
   }
 
@@ -89,7 +92,7 @@ export class LedgerWriters {
         record.final = answer.status as number;
         return;
       }
-      if (Date.now() > this.retryUntil()) return;
+      if (Date.now() > this.stoppedAt + this.retryMs) return;
       await sleep(150 + Math.random() * 250);
     }
   }

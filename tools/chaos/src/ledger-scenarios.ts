@@ -97,7 +97,7 @@ async function ledgerOutcome(
 /** 1. Twenty writers while Postgres restarts twice: `pg_ctl restart -m fast`, then a stop held down before starting again. */
 export async function postgresRestarts(stack: ChaosStack, t: Timing): Promise<ScenarioResult> {
   const started = Date.now();
-  const writers = new LedgerWriters(stack, () => started + t.loadMs + t.retryMs);
+  const writers = new LedgerWriters(stack, t.retryMs);
   const checks: Check[] = [];
   const faults: string[] = [];
   const poller = new EventsPoller(stack);
@@ -129,7 +129,7 @@ export async function postgresRestarts(stack: ChaosStack, t: Timing): Promise<Sc
 /** 2. The ledger process SIGKILLed mid-batch three times, restarted on its port; retries replay. */
 export async function ledgerKills(stack: ChaosStack, t: Timing): Promise<ScenarioResult> {
   const started = Date.now();
-  const writers = new LedgerWriters(stack, () => started + t.loadMs + t.retryMs);
+  const writers = new LedgerWriters(stack, t.retryMs);
   const faults: string[] = [];
   writers.start(20);
   const bootTimes: number[] = [];
@@ -153,10 +153,10 @@ export async function ledgerKills(stack: ChaosStack, t: Timing): Promise<Scenari
 export async function redisKill(stack: ChaosStack, t: Timing): Promise<ScenarioResult> {
   const started = Date.now();
   const faults: string[] = [];
-  const writers = new LedgerWriters(stack, () => started + t.loadMs + t.retryMs);
+  const writers = new LedgerWriters(stack, t.retryMs);
   const agent = await stack.seedControlAgent('redis', 1_000_000_000);
-  let loading = true;
-  const control = authorizeMany(stack, agent, { count: t.short ? 400 : 2000, concurrency: 10, amountCents: 100, retryUntil: () => (loading ? Infinity : started + t.loadMs + t.retryMs) });
+  let loadEnded = Infinity;
+  const control = authorizeMany(stack, agent, { count: t.short ? 400 : 2000, concurrency: 10, amountCents: 100, retryUntil: () => loadEnded + t.retryMs });
   writers.start(10);
   await sleep(t.loadMs / 3);
   const before = { ledger: writers.tally.count((s) => s.startsWith('5')), control: 0 };
@@ -178,8 +178,8 @@ export async function redisKill(stack: ChaosStack, t: Timing): Promise<ScenarioR
   await stack.redis.boot();
   faults.push(`SIGKILL redis-server, down ${((Date.now() - downAt) / 1000).toFixed(1)} s, started empty`);
   await sleep(Math.max(0, started + t.loadMs - Date.now()));
+  loadEnded = Date.now();
   await writers.stop();
-  loading = false;
   const auth = await control;
   checks.push(check('ledger writes kept succeeding during the outage', ledger5xxDuringOutage === 0, `${ledger5xxDuringOutage} 5xx answers while Redis was down`));
   const controlBad = auth.tally.count((s) => s !== '201');
@@ -204,7 +204,7 @@ export async function workerKills(stack: ChaosStack, t: Timing): Promise<Scenari
     await sleep(100 + Math.random() * 300);
     return 200;
   });
-  const writers = new LedgerWriters(stack, () => started + t.loadMs + t.retryMs);
+  const writers = new LedgerWriters(stack, t.retryMs);
   const faults: string[] = [];
   writers.start(5);
   for (let k = 0; k < 3; k++) {
