@@ -96,6 +96,14 @@ export class ControlSettings extends WebhookServiceSettings {
   @Min(1)
   BILLING_TIMEOUT_MS = 10_000;
 
+  /**
+   * Browser origins (comma-separated, e.g. the console's http://localhost:3003) allowed to call this
+   * API cross-origin; no origin is allowed while unset.
+   */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^,\s/]+(,https?:\/\/[^,\s/]+)*$/, { message: 'CORS_ALLOWED_ORIGINS must be comma-separated origins like http://localhost:3003' })
+  CORS_ALLOWED_ORIGINS?: string;
+
   /** Requests per minute one person (identity) may make on the workspace and invitation routes. */
   @ToInt()
   @IsInt()

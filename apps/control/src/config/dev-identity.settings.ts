@@ -21,4 +21,8 @@ export class DevIdentitySettings extends CommonSettings {
   @IsString()
   @Length(1, 200)
   DEV_IDENTITY_AUDIENCE = 'urn:bursar:control';
+
+  /** Comma-separated redirect URIs of the console's sign-in (the console's own address, as browsers reach it). */
+  @Matches(/^https?:\/\/[^,\s]+(,https?:\/\/[^,\s]+)*$/, { message: 'DEV_IDENTITY_CONSOLE_REDIRECT_URIS must be comma-separated http(s) URLs' })
+  DEV_IDENTITY_CONSOLE_REDIRECT_URIS = 'http://localhost:3003/,http://127.0.0.1:3003/,http://localhost:8080/console/';
 }

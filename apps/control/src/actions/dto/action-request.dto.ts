@@ -6,7 +6,7 @@ const present = (_: unknown, v: unknown) => v !== undefined && v !== null;
 
 /** The action fields a policy evaluates; shared by real requests and policy previews. */
 export class ActionFieldsDto {
-  @ApiPropertyOptional({ nullable: true, description: 'Counterparty or target; matched by allowlists' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Counterparty or target; matched by allowlists' })
   @ValidateIf(present)
   @IsString()
   @Length(1, 500)
@@ -36,7 +36,7 @@ export class ActionRequestDto extends ActionFieldsDto {
   @Matches(ACTION_TYPE_PATTERN, { message: 'action_type must be lowercase, dot separated words' })
   action_type: string;
 
-  @ApiPropertyOptional({ nullable: true, description: 'Links the audit trail; generated when absent' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Links the audit trail; generated when absent' })
   @ValidateIf(present)
   @IsString()
   @Length(1, 200)

@@ -15,18 +15,18 @@ export class PaymentSimulationDto {
   @Max(Number.MAX_SAFE_INTEGER)
   amount_cents: number;
 
-  @ApiPropertyOptional({ nullable: true, description: 'Evaluated as the resource of payment.create' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Evaluated as the resource of payment.create' })
   @ValidateIf(present)
   @IsString()
   @Length(1, 500)
   counterparty?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'A spend token this agent minted against the same budget' })
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'A spend token this agent minted against the same budget' })
   @ValidateIf(present)
   @IsUUID()
   spend_token_id?: string | null;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true })
   @ValidateIf(present)
   @IsString()
   @Length(1, 200)

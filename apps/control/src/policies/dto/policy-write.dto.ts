@@ -15,26 +15,26 @@ export class PolicyDraftDto {
   @IsIn(['blocklist', 'allowlist'])
   mode?: 'blocklist' | 'allowlist';
 
-  @ApiPropertyOptional({ nullable: true, description: 'Reports as per_transaction_cap' })
+  @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'Reports as per_transaction_cap' })
   @NullableCents()
   per_transaction_cap_cents?: number | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'With velocity_window_seconds; reports as velocity_cap' })
+  @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'With velocity_window_seconds; reports as velocity_cap' })
   @NullableCents()
   velocity_cap_cents?: number | null;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ type: 'integer', nullable: true })
   @ValidateIf(present)
   @IsInt()
   @Min(1)
   @Max(366 * 86400)
   velocity_window_seconds?: number | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'Calendar month (UTC); reports as monthly_cap' })
+  @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'Calendar month (UTC); reports as monthly_cap' })
   @NullableCents()
   monthly_cap_cents?: number | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'Holds (202) above this; reports as approval_threshold' })
+  @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'Holds (202) above this; reports as approval_threshold' })
   @NullableCents()
   approval_threshold_cents?: number | null;
 

@@ -1,0 +1,16 @@
+import { createContext, useContext } from 'react';
+import type { Api, Schemas } from './api/client';
+
+export interface ConsoleContext {
+  api: Api;
+  workspace: Schemas['WorkspaceSchema'];
+  can(capability: 'read' | 'approve' | 'manage_policy' | 'manage_members'): boolean;
+}
+
+export const Ctx = createContext<ConsoleContext | null>(null);
+
+export function useConsole(): ConsoleContext {
+  const ctx = useContext(Ctx);
+  if (!ctx) throw new Error('no workspace selected');
+  return ctx;
+}
