@@ -354,7 +354,11 @@ describe('Reconciliation runs', () => {
     // Its source counts as busy meanwhile.
     await api.post(`/sources/${source.id}/reconciliation_runs`, {}).expect(409);
     const done = await pollUntil(() => api.get(`/reconciliation_runs/${id}`), (res) => res.body.data.status === 'completed');
-    expect(done.body.data).toMatchObject({ matched_count: 1, attempts: 2 });
+    expect(done.body.data).toMatchObject({ matched_count: 1, attempts: 2, pass_counts: { exact: 1 } });
+    // A resumed run reads its matches back from the database: the same entries.
+    expect(done.body.data.matched).toEqual([
+      expect.objectContaining({ external_id: 'o1', account: 'bank', amount: '15', currency: 'USD', strategy: 'exact', residual: '0', match_id: expect.any(String) }),
+    ]);
   });
 
   it('fails a run that keeps dying instead of retrying it forever', async () => {

@@ -6,10 +6,10 @@ import { LOGGER } from '@bursar/service-kit';
 import { LedgerSettings } from '../config/ledger.settings';
 import { LedgerScope } from '../common/mode';
 import { EventsService } from '../events/events.service';
-import { FoundMatch, MatchPosting, ReconciliationMatcher, RefCandidate } from './reconciliation-matcher';
-import { presentRun, presentUnmatchedRow } from './reconciliation-run.presenter';
+import { FoundMatch, MATCH_PASSES, MatchPosting, ReconciliationMatcher, RefCandidate } from './reconciliation-matcher';
+import { presentMatchedEntries, presentRun, presentUnmatchedRow } from './reconciliation-run.presenter';
 import type { RunRecord } from './reconciliation-run.record';
-import { LoadedRow, ReconciliationRunsRepository } from './reconciliation-runs.repository';
+import { LoadedRow, ReconciliationRunsRepository, WrittenMatch } from './reconciliation-runs.repository';
 
 /** A run that keeps failing (a crash every time, say) is given up after this many attempts. */
 export const MAX_RUN_ATTEMPTS = 3;
@@ -87,7 +87,7 @@ export class ReconciliationRunExecutor {
     const now = new Date();
     const batches: FoundMatch[][] = [];
     for (let i = 0; i < found.length; i += WRITE_BATCH) batches.push(found.slice(i, i + WRITE_BATCH));
-    const written: FoundMatch[] = [];
+    const written: WrittenMatch[] = [];
     // Batches touch disjoint rows and postings, so writers never wait on each other; each commits its matches with their events.
     let next = 0;
     const writer = async () => {
@@ -114,18 +114,25 @@ export class ReconciliationRunExecutor {
     return this.runs.candidatePostings(scope, currencies, accounts, new Date(min - windowMs), new Date(max + windowMs));
   }
 
-  private async finishWith(manager: EntityManager, scope: LedgerScope, run: RunRecord, rows: LoadedRow[], written: FoundMatch[]): Promise<void> {
+  private async finishWith(manager: EntityManager, scope: LedgerScope, run: RunRecord, rows: LoadedRow[], written: WrittenMatch[]): Promise<void> {
     // Another process finished it (this one was presumed dead): nothing more to do.
     if (!(await this.runs.lockRunning(manager, scope, run.id))) return;
-    const matchedRows = new Set(written.map((m) => m.row.id));
+    const matchedRows = new Set(written.map((w) => w.match.row.id));
     const unmatched = rows.filter((r) => !matchedRows.has(r.id));
     const withInternal = run.rangeFrom !== null || run.rangeTo !== null;
     const internal = withInternal ? await this.runs.unreconciledPostings(manager, scope, run.rangeFrom, run.rangeTo, this.internalAccounts(run, rows)) : [];
-    await this.runs.complete(manager, scope, run.id, {
-      count: unmatched.length,
-      externalJson: JSON.stringify(unmatched.map(presentUnmatchedRow)),
-      internalJson: JSON.stringify(internal),
-    });
+    const passCounts = Object.fromEntries(MATCH_PASSES.map((pass) => [pass, 0]));
+    for (const w of written) passCounts[w.match.pass] += 1;
+    // Written order is batch order; present the entries in row order.
+    const ordered = [...written].sort((a, b) => a.match.row.at - b.match.row.at || (a.match.row.id < b.match.row.id ? -1 : 1));
+    await this.runs.complete(
+      manager,
+      scope,
+      run.id,
+      { count: unmatched.length, externalJson: JSON.stringify(unmatched.map(presentUnmatchedRow)), internalJson: JSON.stringify(internal) },
+      // A first attempt made every match of the run; a resumed one reads earlier attempts' matches back.
+      run.attempts <= 1 ? { count: written.length, passCounts, json: JSON.stringify(ordered.flatMap(presentMatchedEntries)) } : null,
+    );
     await this.announce(manager, scope, run.id);
   }
 

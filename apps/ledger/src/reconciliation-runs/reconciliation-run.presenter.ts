@@ -1,12 +1,11 @@
-import type { LoadedRow } from './reconciliation-runs.repository';
+import type { LoadedRow, WrittenMatch } from './reconciliation-runs.repository';
 import type { RunRecord } from './reconciliation-run.record';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * The run object of reference s.12. The result arrays travel on create and GET by id; the list
- * (which never pages) carries the counts only. `matched` entries are built in SQL when the run
- * completes (ReconciliationRunsRepository.complete).
+ * (which never pages) carries the counts only.
  */
 export function presentRun(run: RunRecord, withResults: boolean) {
   return {
@@ -37,6 +36,27 @@ export function presentRun(run: RunRecord, withResults: boolean) {
     created_at: run.createdAt.toISOString(),
     updated_at: run.updatedAt.toISOString(),
   };
+}
+
+/**
+ * One `matched[]` entry per posting of a match (a sum_in_window match lists each of its postings);
+ * ReconciliationRunsRepository.complete builds the same entries in SQL when it reads matches back.
+ */
+export function presentMatchedEntries({ match, id }: WrittenMatch) {
+  const row = match.row as LoadedRow;
+  return match.postings.map((p) => ({
+    external_id: row.externalId,
+    external_transaction_id: row.id,
+    posting_id: Number(p.id),
+    account: p.accountId,
+    amount: p.amount.toString(),
+    currency: p.currency,
+    posting_value_date: iso(p.valueDate),
+    external_at: iso(row.at),
+    match_id: id,
+    strategy: match.pass,
+    residual: match.residual.toString(),
+  }));
 }
 
 export function presentUnmatchedRow(row: LoadedRow) {

@@ -40,6 +40,12 @@ export interface UnmatchedPosting {
   value_date: string;
 }
 
+/** A match as written, with its id. */
+export interface WrittenMatch {
+  match: FoundMatch;
+  id: string;
+}
+
 /** A loaded row with what the run reports about it besides what matching needs. */
 export type LoadedRow = MatchRow & { accountId: string | null };
 
@@ -249,7 +255,13 @@ export class ReconciliationRunsRepository {
    * they refuse an insert anyway, the batch is written again one match at a time and the refused
    * matches are skipped, never an error. Returns the matches written.
    */
-  async writeMatches(manager: EntityManager, scope: LedgerScope, run: RunRecord, matches: FoundMatch[], now: Date): Promise<FoundMatch[]> {
+  async writeMatches(
+    manager: EntityManager,
+    scope: LedgerScope,
+    run: RunRecord,
+    matches: FoundMatch[],
+    now: Date,
+  ): Promise<WrittenMatch[]> {
     if (matches.length === 0) return [];
     const lockedRows: { id: string }[] = await manager.query(
       `SELECT x.id FROM external_transactions x
@@ -285,7 +297,7 @@ export class ReconciliationRunsRepository {
       [scope.ledgerId, now, run.id, written.map((w) => w.match.row.id), written.map((w) => w.id)],
     );
     await this.recordMatchEvents(manager, scope, run, written.map((w) => w.id), now);
-    return written.map((w) => w.match);
+    return written;
   }
 
   /** All at once; when a unique live index refuses the batch, one match at a time, skipping the refused. */
@@ -295,7 +307,7 @@ export class ReconciliationRunsRepository {
     run: RunRecord,
     matches: FoundMatch[],
     now: Date,
-  ): Promise<{ match: FoundMatch; id: string }[]> {
+  ): Promise<WrittenMatch[]> {
     const batch = matches.map((match) => ({ match, id: randomUUID() }));
     const attempt = async (items: typeof batch) => {
       await manager.query('SAVEPOINT reconciliation_matches');
@@ -324,7 +336,7 @@ export class ReconciliationRunsRepository {
     manager: EntityManager,
     scope: LedgerScope,
     run: RunRecord,
-    items: { match: FoundMatch; id: string }[],
+    items: WrittenMatch[],
     now: Date,
   ): Promise<void> {
     await manager.query(
@@ -406,38 +418,49 @@ export class ReconciliationRunsRepository {
   }
 
   /**
-   * Completes the run: its matches (those of earlier attempts included, read back from the
-   * database), counts per pass and the `matched` array are computed here in SQL, so a large run's
-   * result never travels to the service and back.
+   * Completes the run with its result. `matched` comes from the service when this execution made
+   * every match of the run; when an earlier attempt (a process that died) committed some, the
+   * matches, counts per pass and `matched` array are read back from the database instead.
    */
   async complete(
     manager: EntityManager,
     scope: LedgerScope,
     id: string,
     unmatched: { count: number; externalJson: string; internalJson: string },
+    matched: { count: number; passCounts: Record<string, number>; json: string } | null,
   ): Promise<void> {
     const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+    const fromDatabase = `
+      WITH live AS (
+        SELECT m.id, m.strategy, m.residual, m.external_transaction_id FROM reconciliation_matches m
+        WHERE m.ledger_id = $1 AND m.reconciliation_run_id = $2 AND m.reversed_at IS NULL),
+      entries AS (
+        SELECT coalesce(jsonb_agg(jsonb_build_object('external_id', x.external_id, 'external_transaction_id', x.id,
+            'posting_id', p.id, 'account', p.account_id, 'amount', (${SIGNED})::text, 'currency', p.currency,
+            'posting_value_date', ${iso('p.value_date')}, 'external_at', ${iso('x.occurred_at')}, 'match_id', m.id,
+            'strategy', m.strategy, 'residual', m.residual::text) ORDER BY x.occurred_at, x.id, p.id), '[]'::jsonb) AS matched
+        FROM live m JOIN external_transactions x ON x.id = m.external_transaction_id
+        JOIN reconciliation_match_postings mp ON mp.match_id = m.id
+        JOIN postings p ON p.id = mp.posting_id),
+      counts AS (
+        SELECT count(*)::int AS n, jsonb_build_object('external_ref', count(*) FILTER (WHERE strategy = 'external_ref'),
+          'exact', count(*) FILTER (WHERE strategy = 'exact'), 'sum_in_window', count(*) FILTER (WHERE strategy = 'sum_in_window')) AS passes
+        FROM live)`;
+    const given = `WITH entries AS (SELECT $6::jsonb AS matched), counts AS (SELECT $7::int AS n, $8::jsonb AS passes)`;
     await manager.query(
-      `WITH live AS (
-         SELECT m.id, m.strategy, m.residual, m.external_transaction_id FROM reconciliation_matches m
-         WHERE m.ledger_id = $1 AND m.reconciliation_run_id = $2 AND m.reversed_at IS NULL),
-       entries AS (
-         SELECT coalesce(jsonb_agg(jsonb_build_object('external_id', x.external_id, 'external_transaction_id', x.id,
-             'posting_id', p.id, 'account', p.account_id, 'amount', (${SIGNED})::text, 'currency', p.currency,
-             'posting_value_date', ${iso('p.value_date')}, 'external_at', ${iso('x.occurred_at')}, 'match_id', m.id,
-             'strategy', m.strategy, 'residual', m.residual::text) ORDER BY x.occurred_at, x.id, p.id), '[]'::jsonb) AS matched
-         FROM live m JOIN external_transactions x ON x.id = m.external_transaction_id
-         JOIN reconciliation_match_postings mp ON mp.match_id = m.id
-         JOIN postings p ON p.id = mp.posting_id),
-       counts AS (
-         SELECT count(*)::int AS n, jsonb_build_object('external_ref', count(*) FILTER (WHERE strategy = 'external_ref'),
-           'exact', count(*) FILTER (WHERE strategy = 'exact'), 'sum_in_window', count(*) FILTER (WHERE strategy = 'sum_in_window')) AS passes
-         FROM live)
+      `${matched ? given : fromDatabase}
        UPDATE reconciliation_runs r SET status = 'completed', matched = e.matched, matched_count = c.n, pass_counts = c.passes,
          unmatched_count = $3, unmatched_external = $4::jsonb, unmatched_internal = $5::jsonb, error_message = NULL,
          completed_at = clock_timestamp(), heartbeat_at = NULL, updated_at = clock_timestamp()
        FROM entries e, counts c WHERE r.ledger_id = $1 AND r.id = $2`,
-      [scope.ledgerId, id, unmatched.count, unmatched.externalJson, unmatched.internalJson],
+      [
+        scope.ledgerId,
+        id,
+        unmatched.count,
+        unmatched.externalJson,
+        unmatched.internalJson,
+        ...(matched ? [matched.json, matched.count, JSON.stringify(matched.passCounts)] : []),
+      ],
     );
   }
 
