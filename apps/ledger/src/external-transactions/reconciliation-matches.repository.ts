@@ -29,7 +29,7 @@ export class ReconciliationMatchesRepository {
   lockPostings(manager: EntityManager, scope: LedgerScope, ids: string[]): Promise<MatchCandidate[]> {
     return manager.query(
       `SELECT id::text AS id, amount::text AS amount, currency, direction, pending, voided_at AS "voidedAt", reconciled_at AS "reconciledAt"
-       FROM postings WHERE ledger_id = $1 AND id = ANY($2::bigint[]) ORDER BY id FOR UPDATE`,
+       FROM postings WHERE ledger_id = $1 AND id = ANY($2::bigint[]) ORDER BY postings.id FOR UPDATE`,
       [scope.ledgerId, ids],
     );
   }
