@@ -156,6 +156,8 @@ export interface Answer {
   /** HTTP status, or `network` (refused or reset) / `timeout` (no answer within the client's limit). */
   status: number | 'network' | 'timeout';
   ms: number;
+  // Read loosely on purpose: under faults any shape (or none) may come back, and checks probe it.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
   headers: Headers | undefined;
 }

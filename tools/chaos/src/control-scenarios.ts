@@ -80,7 +80,7 @@ function kidOf(jws: string): string {
  * cached), agent keys 2 s (TTL; decisions re-read the agent), policies at once (read by every
  * decision), cosigning keys 30 s (each replica reloads them on its own clock).
  */
-export async function replicaCaches(stack: ChaosStack, t: Timing): Promise<ScenarioResult> {
+export async function replicaCaches(stack: ChaosStack, _t: Timing): Promise<ScenarioResult> {
   const started = Date.now();
   const tally = new Tally();
   const checks: Check[] = [];
