@@ -16,13 +16,14 @@ const SHARED_ERRORS = {
   '404': errorResponse('Not found, or not yours (code null)'),
   '422': errorResponse('A field is present but invalid, or the request is refused as it stands (code null unless listed)'),
   '429': errorResponse('rate_limited', RETRY_AFTER),
+  '503': errorResponse('service_unavailable: the database is briefly out of reach; retry after Retry-After', RETRY_AFTER),
 };
 const AGENT_ERRORS = { ...SHARED_ERRORS, '401': errorResponse('runtime_key_required or invalid_runtime_key') };
 const PERSON_ERRORS = {
   ...SHARED_ERRORS,
   '401': errorResponse('identity_token_required or invalid_identity_token'),
   '403': errorResponse('insufficient_role: the membership lacks the capability'),
-  '503': errorResponse('identity_not_configured: no identity provider is configured'),
+  '503': errorResponse('service_unavailable (retry after Retry-After), or identity_not_configured: no identity provider is configured', RETRY_AFTER),
 };
 
 export function describeControlApi(builder: DocumentBuilder): DocumentBuilder {

@@ -85,6 +85,8 @@ describe('normalizeError', () => {
     ['a dropped connection', new Error('Connection terminated unexpectedly')],
     ['TypeORM wrapping a server shutdown', Object.assign(new Error('query failed'), { driverError: { code: '57P01', message: 'terminating connection' } })],
     ['too many connections', Object.assign(new Error('sorry, too many clients already'), { code: '53300' })],
+    ['a deadlock victim past its retries', Object.assign(new Error('query failed'), { driverError: { code: '40P01', message: 'deadlock detected' } })],
+    ['a serialization failure past its retries', Object.assign(new Error('query failed'), { driverError: { code: '40001' } })],
   ])('answers %s with 503 and Retry-After, not 500', (_, cause) => {
     const n = normalizeError(cause);
     expect(n).toMatchObject({ status: 503, code: null, kind: 'unavailable', headers: { 'Retry-After': '1' } });

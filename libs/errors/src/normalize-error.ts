@@ -32,8 +32,12 @@ function bodyParserError(e: unknown): { status: number; type: string } | undefin
 /** Seconds a client is told to wait when a dependency is briefly out. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
 
-/** Postgres SQLSTATEs meaning "cannot serve now": shutdown, not accepting connections, too many. */
-const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+/**
+ * Postgres SQLSTATEs meaning "cannot serve now": shutdown, not accepting connections, too many; and
+ * a transaction lost to a concurrent one (serialization failure, deadlock victim, lock timeout) that
+ * the service's own retries could not place: the same request may succeed if sent again.
+ */
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '40001', '40P01', '55P03']);
 const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
 /** pg-pool's acquisition timeout and pg's dropped-connection messages carry no code. */
 const UNAVAILABLE_MESSAGE = /timeout exceeded when trying to connect|Connection terminated/i;

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { retryingTransaction } from '@bursar/service-kit';
 import { DataSource, EntityManager } from 'typeorm';
 import { personActor } from '../audit/audit-subjects';
 import { AuditService } from '../audit/audit.service';
@@ -49,7 +50,7 @@ export class AgentsService {
     traceId: string,
   ): Promise<{ agent: Agent; apiKey: string; starterPolicy: object | null }> {
     const key = issueAgentKey(dto.mode);
-    return this.dataSource.transaction(async (em) => {
+    return retryingTransaction(this.dataSource, async (em) => {
       await this.billing.assertEntitled(em, workspaceId, { kind: 'agents', live: dto.mode === 'live' });
       const agent = await this.agents.insert(em, workspaceId, {
         name: dto.name,
@@ -80,7 +81,7 @@ export class AgentsService {
 
   /** Renames, rescopes, re-ceilings, suspends, reactivates or revokes; revocation is final. */
   update(workspaceId: string, id: string, dto: UpdateAgentDto, actorSub: string, traceId: string): Promise<Agent> {
-    return this.dataSource.transaction(async (em) => {
+    return retryingTransaction(this.dataSource, async (em) => {
       const current = await this.agents.findForUpdate(em, workspaceId, id);
       if (!current) throw notFound('agent');
       if (current.status === 'revoked' && dto.status !== undefined && dto.status !== 'revoked') {

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '@bursar/errors';
 import { verifySignatureHeader } from '@bursar/crypto';
-import { LOGGER } from '@bursar/service-kit';
+import { LOGGER, retryingTransaction } from '@bursar/service-kit';
 import { isUniqueViolation } from '../common/postgres-errors';
 import { ControlSettings } from '../config/control.settings';
 import { parsePriceList, PlanId } from './billing-plans';
@@ -67,7 +67,7 @@ export class BillingWebhooksService {
     const event = parseEvent(raw as Buffer);
     const receipt = { id: event.id, type: event.type, duplicate: false, ignored: false };
     try {
-      return await this.dataSource.transaction(async (em) => {
+      return await retryingTransaction(this.dataSource, async (em) => {
         if (!(await this.billing.claimEvent(em, event.id, event.type))) return { ...receipt, duplicate: true };
         const workspaceId = await this.apply(em, event, traceId);
         if (workspaceId) await this.billing.attachEvent(em, workspaceId, event.id);
@@ -78,7 +78,7 @@ export class BillingWebhooksService {
       // Retrying cannot fix it, so, as Stripe receivers do, acknowledge (no redelivery storm), change
       // nothing, keep the id so a redelivery is a duplicate, and leave it to an operator.
       this.logger.warn({ eventId: event.id, type: event.type, traceId }, 'billing event names a subscription another workspace holds; ignored');
-      const claimed = await this.dataSource.transaction((em) => this.billing.claimEvent(em, event.id, event.type));
+      const claimed = await retryingTransaction(this.dataSource, (em) => this.billing.claimEvent(em, event.id, event.type));
       return { ...receipt, duplicate: !claimed, ignored: claimed };
     }
   }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { retryingTransaction } from '@bursar/service-kit';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditActor, personActor } from '../audit/audit-subjects';
 import { AuditService } from '../audit/audit.service';
@@ -151,7 +152,7 @@ export class BillingService {
 
   /** Applies provider state under the row lock; records `action`, or billing.plan.changed when the plan moved. */
   private async applySubscription(caller: BillingCaller, sub: ProviderSubscription, plan: PlanId, action?: string): Promise<BillingAccount> {
-    return this.dataSource.transaction(async (em) => {
+    return retryingTransaction(this.dataSource, async (em) => {
       const workspaceId = caller.access.workspace.id;
       const before = (await this.billing.lockAccount(em, workspaceId)) as BillingAccount;
       // Whole seconds, as provider event times are: an event from the same second still applies.
@@ -179,7 +180,7 @@ export class BillingService {
       customer: account?.customer_id ?? null,
       email: email ?? caller.identity.email,
     });
-    await this.dataSource.transaction(async (em) => {
+    await retryingTransaction(this.dataSource, async (em) => {
       const locked = (await this.billing.lockAccount(em, workspaceId)) as BillingAccount;
       await this.billing.insertCheckout(em, workspaceId, { id: session.id, ...record, started_by_sub: caller.identity.sub });
       const action = record.kind === 'pack' ? 'billing.pack.started' : 'billing.checkout.started';

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { retryingTransaction } from '@bursar/service-kit';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Agent } from '../agents/agent.entity';
 import { AuditService } from '../audit/audit.service';
@@ -53,7 +54,7 @@ export class BudgetsService {
     if (parent && parent.currency !== currency) {
       throw unprocessable(`A child budget takes the currency of its parent (${parent.currency})`);
     }
-    return this.dataSource.transaction(async (em) => {
+    return retryingTransaction(this.dataSource, async (em) => {
       const budget = await this.budgets.insert(em, agent.workspace_id, agent.id, {
         parent_budget_id: parentId,
         budget_cents: dto.budget_cents,
@@ -63,14 +64,14 @@ export class BudgetsService {
       // Claimed last: the parent's row stays locked only from here to the commit, so parallel
       // children queue on it briefly. A refused claim rolls the child and its event back.
       if (parentId && !(await this.budgets.claimFromParent(em, agent.workspace_id, agent.id, parentId, dto.budget_cents))) {
-        throw await this.refusedClaim(agent, parentId);
+        throw await this.refusedClaim(em, agent, parentId);
       }
       return budget;
     });
   }
 
-  async get(agent: Agent, id: string, what = 'budget'): Promise<Budget> {
-    return (await this.budgets.find(agent.workspace_id, agent.id, id)) ?? Promise.reject(notFound(what));
+  async get(agent: Agent, id: string, what = 'budget', em?: EntityManager): Promise<Budget> {
+    return (await this.budgets.find(agent.workspace_id, agent.id, id, em)) ?? Promise.reject(notFound(what));
   }
 
   async list(workspaceId: string, filter: { agent_id?: string }, page: ListQueryDto) {
@@ -86,7 +87,7 @@ export class BudgetsService {
    * tokens; closing twice changes nothing.
    */
   async close(agent: Agent, id: string, traceId: string): Promise<Budget> {
-    return this.dataSource.transaction(async (em) => {
+    return retryingTransaction(this.dataSource, async (em) => {
       const closed = await this.budgets.close(em, agent.workspace_id, agent.id, id);
       const budget = await this.budgets.find(agent.workspace_id, agent.id, id, em);
       if (!budget) throw notFound('budget');
@@ -105,9 +106,13 @@ export class BudgetsService {
     });
   }
 
-  /** Explains, after the conditional claim matched nothing, why: read only to word the error. */
-  private async refusedClaim(agent: Agent, parentId: string): Promise<Error> {
-    const parent = await this.get(agent, parentId, 'parent budget');
+  /**
+   * Explains, after the conditional claim matched nothing, why: read only to word the error. Read on
+   * the claim's own connection: a transaction asking the pool for a second one deadlocks the pool
+   * once every pooled connection is a refused claim waiting for another (a burst of refusals did).
+   */
+  private async refusedClaim(em: EntityManager, agent: Agent, parentId: string): Promise<Error> {
+    const parent = await this.get(agent, parentId, 'parent budget', em);
     if (parent.status === 'closed') return unprocessable('The parent budget is closed');
     return BudgetErrors.error('parent_budget_exhausted', { fields: { ceiling_cents: remainingCents(parent) } });
   }

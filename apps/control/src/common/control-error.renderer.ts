@@ -13,14 +13,23 @@ function controlStatus(error: NormalizedError): number {
 }
 
 /**
- * Control envelope: `{error: {message, code}}`, code null unless the contract defines one for the
- * failure, plus any fields the code documents (`ceiling_cents`, `requested_cents`). No request id
- * or livemode in the body: the `X-Request-Id` header carries the id.
+ * A dependency briefly out (database down or refusing, pool exhausted, a write lost to a concurrent
+ * one past its retries). The contract leaves a plain 503's code open, so it carries one in the style
+ * of its `*_unavailable` codes, and a client can tell it from a 503 it must not retry blindly
+ * (`identity_not_configured`).
+ */
+const SERVICE_UNAVAILABLE_CODE = 'service_unavailable';
+
+/**
+ * Control envelope: `{error: {message, code}}`, code null only where the reference names the status
+ * codeless (400, 404, 422 refusals, 500), plus any fields the code documents (`ceiling_cents`,
+ * `requested_cents`). No request id or livemode in the body: the `X-Request-Id` header carries the id.
  */
 export class ControlErrorRenderer implements ErrorRenderer {
   render(error: NormalizedError) {
     const status = controlStatus(error);
     const message = error.kind === 'internal' ? INTERNAL_MESSAGE : error.message;
-    return { status, body: { error: { message, code: error.code, ...error.fields } } };
+    const code = error.code ?? (status === 503 ? SERVICE_UNAVAILABLE_CODE : null);
+    return { status, body: { error: { message, code, ...error.fields } } };
   }
 }

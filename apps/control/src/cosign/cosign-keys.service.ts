@@ -1,4 +1,5 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { retryingTransaction } from '@bursar/service-kit';
 import { createPrivateKey, createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { generateEs256KeyPair, type JWK, SecretBox } from '@bursar/crypto';
@@ -54,7 +55,7 @@ export class CosignKeysService implements OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     if (!this.enabled) return;
-    await this.dataSource.transaction(async (em) => {
+    await retryingTransaction(this.dataSource, async (em) => {
       await this.keys.lock(em);
       if (!(await this.keys.hasActive(em))) await this.create(em);
     });
@@ -63,7 +64,7 @@ export class CosignKeysService implements OnModuleInit {
 
   /** A new active key; the previous one retires but stays published and verifying. */
   async rotate(): Promise<CreatedCosignKey> {
-    const created = await this.dataSource.transaction(async (em) => {
+    const created = await retryingTransaction(this.dataSource, async (em) => {
       await this.keys.lock(em);
       await this.keys.retireActive(em);
       return this.create(em);

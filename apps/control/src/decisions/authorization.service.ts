@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { retryingTransaction } from '@bursar/service-kit';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Agent } from '../agents/agent.entity';
@@ -99,7 +100,7 @@ export class AuthorizationService {
     // The trace id is generated when absent, so it cannot tell a retry from a different request.
     const digest = canonicalDigest('', { ...request, trace_id: null });
     const direct = request.spend_token_id ? null : await this.authorizeDirectly(agent, request, idempotencyKey, digest);
-    return direct ?? this.dataSource.transaction((em) => this.authorizeInTransaction(em, agent, request, idempotencyKey, digest));
+    return direct ?? retryingTransaction(this.dataSource, (em) => this.authorizeInTransaction(em, agent, request, idempotencyKey, digest));
   }
 
   /**

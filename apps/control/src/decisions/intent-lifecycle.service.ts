@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { retryingTransaction } from '@bursar/service-kit';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import type { AuditActor } from '../audit/audit-subjects';
@@ -90,7 +91,7 @@ export class IntentLifecycleService {
   }
 
   private move(scope: IntentScope, id: string, move: Move, traceId?: string): Promise<Intent> {
-    return this.dataSource.transaction(async (em) => {
+    return retryingTransaction(this.dataSource, async (em) => {
       const moved = await this.intents.transition(em, scope, id, move.from, {
         ...move.patch,
         state: move.to,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { retryingTransaction } from '@bursar/service-kit';
 import { randomToken, sha256Hex } from '@bursar/crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { personActor } from '../audit/audit-subjects';
@@ -48,7 +49,7 @@ export class InvitationsService {
   create(access: WorkspaceAccess, dto: CreateInvitationDto, traceId: string): Promise<{ invitation: WorkspaceInvitation; token: string }> {
     const workspaceId = access.workspace.id;
     const token = `${TOKEN_PREFIX}${randomToken(32)}`;
-    return this.dataSource.transaction(async (em) => {
+    return retryingTransaction(this.dataSource, async (em) => {
       // Invitations and memberships change one at a time per workspace, so parallel invitations for
       // one address replace each other instead of colliding on the one-open index.
       await this.workspaces.lock(em, workspaceId);
@@ -72,7 +73,7 @@ export class InvitationsService {
   }
 
   revoke(access: WorkspaceAccess, id: string, traceId: string): Promise<void> {
-    return this.dataSource.transaction(async (em) => {
+    return retryingTransaction(this.dataSource, async (em) => {
       const invitation = await this.invitations.find(access.workspace.id, id, em);
       if (!invitation) throw notFound('invitation');
       if (!(await this.invitations.close(em, access.workspace.id, id, 'revoked'))) {
@@ -106,7 +107,7 @@ export class InvitationsService {
     const { invitation, workspace } = await this.open(token);
     const alreadyMember = 'You are already a member of this workspace';
     try {
-      return await this.dataSource.transaction(async (em) => {
+      return await retryingTransaction(this.dataSource, async (em) => {
         if (!(await this.invitations.close(em, workspace.id, invitation.id, 'accepted', identity.sub))) {
           throw unprocessable('The invitation is no longer open');
         }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { retryingTransaction } from '@bursar/service-kit';
 import { DataSource, EntityManager } from 'typeorm';
 import { personActor } from '../audit/audit-subjects';
 import { AuditService } from '../audit/audit.service';
@@ -45,7 +46,7 @@ export class MembershipsService {
   async add(access: WorkspaceAccess, dto: CreateMembershipDto, traceId: string): Promise<WorkspaceMembership> {
     const alreadyMember = `${dto.user_sub} is already a member of this workspace`;
     try {
-      return await this.dataSource.transaction(async (em) => {
+      return await retryingTransaction(this.dataSource, async (em) => {
         // Checked before the plan so a full workspace still says why this add is refused.
         if (await this.memberships.findBySub(em, access.workspace.id, dto.user_sub)) throw unprocessable(alreadyMember);
         await this.billing.assertEntitled(em, access.workspace.id, { kind: 'members' });
@@ -65,7 +66,7 @@ export class MembershipsService {
 
   /** Changes a member's role; the last owner cannot be demoted. */
   changeRole(access: WorkspaceAccess, id: string, role: WorkspaceRole, traceId: string): Promise<WorkspaceMembership> {
-    return this.dataSource.transaction(async (em) => {
+    return retryingTransaction(this.dataSource, async (em) => {
       const current = await this.lockedMember(em, access, id);
       if (current.role === role) return current;
       await this.keepAnOwner(em, access, current);
@@ -77,7 +78,7 @@ export class MembershipsService {
 
   /** Removes a member, or lets a person leave; the last owner can do neither. */
   remove(access: WorkspaceAccess, id: string, traceId: string): Promise<void> {
-    return this.dataSource.transaction(async (em) => {
+    return retryingTransaction(this.dataSource, async (em) => {
       const current = await this.lockedMember(em, access, id);
       const leaving = current.user_sub === access.membership.user_sub;
       if (!leaving && !capabilitiesOf(access.membership.role).includes('manage_members')) {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { retryingTransaction } from '@bursar/service-kit';
 import { DataSource, EntityManager } from 'typeorm';
 import { AgentsRepository } from '../agents/agents.repository';
 import { AuditService } from '../audit/audit.service';
@@ -74,7 +75,7 @@ export class PoliciesService {
     if (!dto.agent_id) throw unprocessable('agent_id is required');
     const agentId = dto.agent_id;
     const fields = draftFields(dto);
-    return this.dataSource.transaction(async (em) => {
+    return retryingTransaction(this.dataSource, async (em) => {
       if (!(await this.agents.find(workspaceId, agentId, em))) throw notFound('agent');
       const modules = await this.resolve(em, workspaceId, fields);
       const policy = await this.policies.insert(em, workspaceId, agentId, { ...fields, status: dto.status ?? 'active' });
@@ -90,7 +91,7 @@ export class PoliciesService {
   }
 
   update(workspaceId: string, id: string, dto: PolicyWriteDto, actorSub: string, traceId: string): Promise<PresentedPolicy> {
-    return this.dataSource.transaction(async (em) => {
+    return retryingTransaction(this.dataSource, async (em) => {
       const current = await this.policies.findForUpdate(em, workspaceId, id);
       if (!current) throw notFound('policy');
       if (dto.agent_id !== undefined && dto.agent_id !== current.agent_id) throw unprocessable('A policy never moves to another agent');

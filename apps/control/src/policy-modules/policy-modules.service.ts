@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { retryingTransaction } from '@bursar/service-kit';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { notFound, unprocessable } from '../common/control-errors';
@@ -31,7 +32,7 @@ export class PolicyModulesService {
   async create(workspaceId: string, dto: CreatePolicyModuleDto, actorSub: string, traceId: string): Promise<PolicyModule> {
     const rules = normalizeRules(dto.rules);
     try {
-      return await this.dataSource.transaction(async (em) => {
+      return await retryingTransaction(this.dataSource, async (em) => {
         const module = await this.modules.insert(em, workspaceId, { name: dto.name, description: dto.description ?? null, rules });
         await this.record(em, module, 'policy_module.created', actorSub, traceId);
         return module;
@@ -52,7 +53,7 @@ export class PolicyModulesService {
 
   update(workspaceId: string, name: string, dto: UpdatePolicyModuleDto, actorSub: string, traceId: string): Promise<PolicyModule> {
     const rules = dto.rules === undefined ? undefined : normalizeRules(dto.rules);
-    return this.dataSource.transaction(async (em) => {
+    return retryingTransaction(this.dataSource, async (em) => {
       const [current] = await this.modules.lockByNames(em, workspaceId, [name], 'pessimistic_write');
       if (!current) throw notFound('policy module');
       const module = await this.modules.update(em, workspaceId, current.id, {
@@ -66,7 +67,7 @@ export class PolicyModulesService {
 
   /** Refused while a policy imports the module; the lock keeps a concurrent import from slipping in. */
   delete(workspaceId: string, name: string, actorSub: string, traceId: string): Promise<void> {
-    return this.dataSource.transaction(async (em) => {
+    return retryingTransaction(this.dataSource, async (em) => {
       const [module] = await this.modules.lockByNames(em, workspaceId, [name], 'pessimistic_write');
       if (!module) throw notFound('policy module');
       if (await this.modules.isImported(em, workspaceId, name)) {

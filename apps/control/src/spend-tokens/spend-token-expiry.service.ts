@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { LOGGER } from '@bursar/service-kit';
+import { LOGGER, retryingTransaction } from '@bursar/service-kit';
 import { AuditService } from '../audit/audit.service';
 import { ControlSettings } from '../config/control.settings';
 import { WebhookEventsService } from '../webhooks/webhook-events.service';
@@ -40,7 +40,7 @@ export class SpendTokenExpiryService implements OnModuleInit, OnModuleDestroy {
   /** One batch; answers how many tokens expired. */
   async sweep(): Promise<number> {
     try {
-      return await this.dataSource.transaction(async (em) => {
+      return await retryingTransaction(this.dataSource, async (em) => {
         const expired = await this.tokens.expireDue(em, BATCH);
         for (const token of expired) {
           const snapshot = presentSpendToken(token);

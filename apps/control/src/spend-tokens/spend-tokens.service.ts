@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { retryingTransaction } from '@bursar/service-kit';
 import { DataSource } from 'typeorm';
 import type { Agent } from '../agents/agent.entity';
 import { AuditService } from '../audit/audit.service';
@@ -28,7 +29,7 @@ export class SpendTokensService {
     if (expiresAt && expiresAt.getTime() <= Date.now()) throw unprocessable('expires_at must lie in the future');
     const budget = await this.budgets.get(agent, dto.budget_id);
     if (budget.status !== 'active') throw unprocessable(`The budget is ${budget.status}; tokens are minted against active budgets`);
-    return this.dataSource.transaction(async (em) => {
+    return retryingTransaction(this.dataSource, async (em) => {
       const token = await this.tokens.insert(em, agent.workspace_id, agent.id, {
         budget_id: budget.id,
         amount_ceiling_cents: dto.amount_ceiling_cents,

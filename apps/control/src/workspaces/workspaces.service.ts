@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { retryingTransaction } from '@bursar/service-kit';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { personActor } from '../audit/audit-subjects';
@@ -65,7 +66,7 @@ export class WorkspacesService {
    */
   delete(access: WorkspaceAccess, confirm: string, traceId: string): Promise<void> {
     if (confirm !== access.workspace.slug) throw unprocessable(`confirm must equal the workspace slug (${access.workspace.slug})`);
-    return this.dataSource.transaction(async (em) => {
+    return retryingTransaction(this.dataSource, async (em) => {
       if (!(await this.workspaces.softDelete(em, access.workspace.id))) throw notFound('workspace');
       await this.audit.append(em, access.workspace.id, {
         subject_type: 'Workspace',
@@ -96,7 +97,7 @@ export class WorkspacesService {
   }
 
   private insert(identity: Identity, name: string, slug: string, traceId: string): Promise<WorkspaceAccess> {
-    return this.dataSource.transaction(async (em) => {
+    return retryingTransaction(this.dataSource, async (em) => {
       const workspace = await this.workspaces.insertWorkspace(em, { name, slug });
       const membership = await this.workspaces.insertMembership(em, workspace.id, {
         user_sub: identity.sub,
