@@ -33,7 +33,7 @@ export function describeCapabilities(organization: OrganizationEntity, settings:
       events_tail: true,
       conditional_requests: true,
       self_service_live_clients: plan.selfServiceLiveClients,
-      reconciliation: false,
+      reconciliation: true,
       reserves: true,
       exports: true,
     },
@@ -69,8 +69,8 @@ export function describeCapabilities(organization: OrganizationEntity, settings:
     money_representation: { unit: 'minor', encoding: 'decimal_string', rounding: 'never' },
     consistency: { reads: 'read_your_writes', balances: 'strong' },
     time: { clock: 'utc', format: 'iso8601' },
-    // R1's reconciliation block; this deployment has no matching engine (features.reconciliation is false).
-    reconciliation: { available: false, strategies: [] as string[] },
+    // R1's reconciliation block: the passes a run applies, in order (sum_in_window when asked).
+    reconciliation: { available: true, strategies: ['external_ref', 'exact', 'sum_in_window'] },
     pagination: { style: 'cursor', default_limit: COMMON_LIMITS.defaultLimit, max_limit: COMMON_LIMITS.maxLimit },
     auth: {
       scheme: 'oauth2',

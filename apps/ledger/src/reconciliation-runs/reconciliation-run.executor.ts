@@ -7,7 +7,7 @@ import { LedgerSettings } from '../config/ledger.settings';
 import { LedgerScope } from '../common/mode';
 import { EventsService } from '../events/events.service';
 import { FoundMatch, MATCH_PASSES, MatchPosting, ReconciliationMatcher, RefCandidate } from './reconciliation-matcher';
-import { presentMatchedEntries, presentRun, presentUnmatchedRow } from './reconciliation-run.presenter';
+import { matchedEntriesJson, presentRun, presentUnmatchedRow } from './reconciliation-run.presenter';
 import type { RunRecord } from './reconciliation-run.record';
 import { LoadedRow, ReconciliationRunsRepository, WrittenMatch } from './reconciliation-runs.repository';
 
@@ -131,7 +131,7 @@ export class ReconciliationRunExecutor {
       run.id,
       { count: unmatched.length, externalJson: JSON.stringify(unmatched.map(presentUnmatchedRow)), internalJson: JSON.stringify(internal) },
       // A first attempt made every match of the run; a resumed one reads earlier attempts' matches back.
-      run.attempts <= 1 ? { count: written.length, passCounts, json: JSON.stringify(ordered.flatMap(presentMatchedEntries)) } : null,
+      run.attempts <= 1 ? { count: written.length, passCounts, json: matchedEntriesJson(ordered) } : null,
     );
     await this.announce(manager, scope, run.id);
   }

@@ -39,24 +39,25 @@ export function presentRun(run: RunRecord, withResults: boolean) {
 }
 
 /**
- * One `matched[]` entry per posting of a match (a sum_in_window match lists each of its postings);
- * ReconciliationRunsRepository.complete builds the same entries in SQL when it reads matches back.
+ * The `matched[]` array as JSON text: one entry per posting of a match (a sum_in_window match lists
+ * each of its postings). Written as text straight away, since a large run has a hundred thousand
+ * entries; ReconciliationRunsRepository.complete builds the same entries in SQL when it reads
+ * matches back.
  */
-export function presentMatchedEntries({ match, id }: WrittenMatch) {
-  const row = match.row as LoadedRow;
-  return match.postings.map((p) => ({
-    external_id: row.externalId,
-    external_transaction_id: row.id,
-    posting_id: Number(p.id),
-    account: p.accountId,
-    amount: p.amount.toString(),
-    currency: p.currency,
-    posting_value_date: iso(p.valueDate),
-    external_at: iso(row.at),
-    match_id: id,
-    strategy: match.pass,
-    residual: match.residual.toString(),
-  }));
+export function matchedEntriesJson(written: WrittenMatch[]): string {
+  const parts: string[] = [];
+  for (const { match, id } of written) {
+    const row = match.row as LoadedRow;
+    const common = `"external_id":${JSON.stringify(row.externalId)},"external_transaction_id":"${row.id}"`;
+    const tail = `"external_at":"${iso(row.at)}","match_id":"${id}","strategy":"${match.pass}","residual":"${match.residual}"`;
+    for (const p of match.postings) {
+      parts.push(
+        `{${common},"posting_id":${Number(p.id)},"account":${JSON.stringify(p.accountId)},"amount":"${p.amount}",` +
+          `"currency":${JSON.stringify(p.currency)},"posting_value_date":"${iso(p.valueDate)}",${tail}}`,
+      );
+    }
+  }
+  return `[${parts.join(',')}]`;
 }
 
 export function presentUnmatchedRow(row: LoadedRow) {
