@@ -1,8 +1,9 @@
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { getHeapStatistics } from 'node:v8';
 import S3rver from 's3rver';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -162,7 +163,7 @@ describe('Exports (local storage)', () => {
       change(u);
       return server().get(pathOf(u.href));
     };
-    const sig = url.searchParams.get('signature')!;
+    const sig = url.searchParams.get('signature') ?? '';
     const cases = [
       variant((u) => u.searchParams.set('signature', `${sig[0] === 'a' ? 'b' : 'a'}${sig.slice(1)}`)),
       variant((u) => u.searchParams.set('expires', String(Number(u.searchParams.get('expires')) + 60))),
@@ -231,6 +232,38 @@ describe('Exports (local storage)', () => {
     expect(JSON.stringify(doc.paths['/ledger/v1/exports/{id}'].get.responses['200'])).toContain('#/components/schemas/ExportResponse');
     expect(doc.paths['/ledger/v1/exports/{id}/files/{resource}'].get.responses).toHaveProperty('403');
   });
+});
+
+/**
+ * Opt-in (a few minutes): LEDGER_EXPORT_MEMORY_CHECK=50000 NODE_OPTIONS=--max-old-space-size=128 exports
+ * that many two-posting transactions (100k postings) with every resource. The files come out larger
+ * than the whole heap the process may use, so the export can only succeed by streaming.
+ */
+const memoryCheckTransfers = Number(process.env.LEDGER_EXPORT_MEMORY_CHECK ?? 0);
+(memoryCheckTransfers > 0 ? describe : describe.skip)('Exports (bounded memory, opt-in)', () => {
+  it('writes files larger than the heap limit', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ledger-exports-memory-'));
+    const t = await startLedgerTestApp('exports_memory', { ...WORKER_ENV, LEDGER_EXPORT_DIR: dir });
+    try {
+      const api = await BooksApi.start(t);
+      await api.account('cash', 'asset');
+      await api.account('deposits', 'liability');
+      await seedTransfers(api, memoryCheckTransfers);
+      const started = Date.now();
+      const id = (await api.post('/exports', {}).expect(202)).body.data.id;
+      const ready = await readyExport(api, id, 600_000);
+      const seconds = (Date.now() - started) / 1000;
+      expect(ready.status).toBe('ready');
+      const resources = ready.resources as string[];
+      const bytes = (await Promise.all(resources.map((r) => stat(join(dir, api.client.ledgerId, id, `${r}.ndjson`))))).reduce((n, f) => n + f.size, 0);
+      const heapLimit = getHeapStatistics().heap_size_limit;
+      console.log(JSON.stringify({ transfers: memoryCheckTransfers, seconds, file_mb: bytes / 2 ** 20, heap_limit_mb: heapLimit / 2 ** 20 }));
+      expect(bytes).toBeGreaterThan(heapLimit);
+    } finally {
+      await t.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 900_000);
 });
 
 describe('Exports (S3-compatible storage, a real s3rver)', () => {

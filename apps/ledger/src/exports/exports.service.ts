@@ -66,10 +66,11 @@ export class ExportsService {
   }
 
   private async present(x: ExportRecord): Promise<PresentedExport> {
-    const live = x.status === 'ready' && x.expiresAt !== null && x.expiresAt.getTime() > Date.now();
-    const urls = live
-      ? await Promise.all(x.resources.map((resource) => this.storage.downloadUrl({ ledgerId: x.ledgerId, exportId: x.id, resource }, x.expiresAt!)))
-      : [];
+    const expiresAt = x.status === 'ready' ? x.expiresAt : null;
+    const urls =
+      expiresAt && expiresAt.getTime() > Date.now()
+        ? await Promise.all(x.resources.map((resource) => this.storage.downloadUrl({ ledgerId: x.ledgerId, exportId: x.id, resource }, expiresAt)))
+        : [];
     return presentExport(x, urls);
   }
 }
