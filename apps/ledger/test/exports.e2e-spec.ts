@@ -341,6 +341,26 @@ describe('Exports (S3-compatible storage, a real s3rver)', () => {
     expect(read).toBe(text.length);
   }, 60_000);
 
+  it('presigns download URLs for the public endpoint when the ledger reaches the service elsewhere', async () => {
+    const storage = new S3ExportStorage({
+      bucket: BUCKET,
+      region: 'us-east-1',
+      endpoint,
+      publicEndpoint: 'http://files.bursar.test:9000',
+      forcePathStyle: true,
+      credentials: S3_KEYS,
+    });
+    const file = { ledgerId: '00000000-0000-4000-8000-000000000001', exportId: '00000000-0000-4000-8000-000000000003', resource: 'accounts' };
+    await storage.put(file, Readable.from(['{"a":1}\n']));
+    const url = new URL(await storage.downloadUrl(file, new Date(Date.now() + 3_600_000)));
+    expect(url.origin).toBe('http://files.bursar.test:9000');
+    expect(url.searchParams.get('X-Amz-Expires')).toMatch(/^3[56]\d\d$/);
+    // The upload itself went to the ledger's endpoint.
+    let text = '';
+    for await (const chunk of await storage.open(file)) text += String(chunk);
+    expect(text).toBe('{"a":1}\n');
+  });
+
   it('fails the export when the bucket is not there', async () => {
     const missing = await startLedgerTestApp('exports_s3_missing', {
       ...WORKER_ENV,
