@@ -36,14 +36,19 @@ describe('Reconciliation runs', () => {
   }
 
   /** Money into the bank account (its posting reads +amount); returns the bank posting's id. */
+  /** The id of the bank account's posting in a transfer's answer. */
+  function bankPosting(res: { body: { data: { postings: { id: number; account: string }[] } } }): number {
+    const posting = res.body.data.postings.find((p) => p.account === 'bank');
+    if (!posting) throw new Error('the transfer has no bank posting');
+    return posting.id;
+  }
+
   async function deposit(api: BooksApi, amount: string, valueDate: string, extra: Json = {}): Promise<number> {
-    const res = await api.transfer('sales', 'bank', amount, 'USD', { value_date: valueDate, ...extra }).expect(201);
-    return (res.body.data.postings as { id: number; account: string }[]).find((p) => p.account === 'bank')!.id;
+    return bankPosting(await api.transfer('sales', 'bank', amount, 'USD', { value_date: valueDate, ...extra }).expect(201));
   }
 
   async function payment(api: BooksApi, amount: string, valueDate: string): Promise<number> {
-    const res = await api.transfer('bank', 'rent', amount, 'USD', { value_date: valueDate }).expect(201);
-    return (res.body.data.postings as { id: number; account: string }[]).find((p) => p.account === 'bank')!.id;
+    return bankPosting(await api.transfer('bank', 'rent', amount, 'USD', { value_date: valueDate }).expect(201));
   }
 
   const item = (externalId: string, amount: string, when: string, extra: Json = {}) => ({ external_id: externalId, amount, currency: 'USD', at: when, ...extra });

@@ -6,8 +6,8 @@ import { LOGGER } from '@bursar/service-kit';
 import { LedgerSettings } from '../config/ledger.settings';
 import { LedgerScope } from '../common/mode';
 import { EventsService } from '../events/events.service';
-import { FoundMatch, MATCH_PASSES, MatchPosting, ReconciliationMatcher, RefCandidate } from './reconciliation-matcher';
-import { matchedEntriesJson, presentRun, presentUnmatchedRow } from './reconciliation-run.presenter';
+import { FoundMatch, MatchPosting, ReconciliationMatcher, RefCandidate } from './reconciliation-matcher';
+import { presentRun, presentUnmatchedRow } from './reconciliation-run.presenter';
 import type { RunRecord } from './reconciliation-run.record';
 import { LoadedRow, ReconciliationRunsRepository, WrittenMatch } from './reconciliation-runs.repository';
 
@@ -69,21 +69,7 @@ export class ReconciliationRunExecutor {
   }
 
   private async complete(scope: LedgerScope, run: RunRecord): Promise<void> {
-    const rows = await this.runs.openRows(scope, run);
-    const windowMs = run.windowSeconds * 1000;
-    const postings = await this.candidates(scope, rows, windowMs);
-    const byId = new Map(postings.map((p) => [p.id, p]));
-    const refs: RefCandidate[] = (await this.runs.referenceCandidates(scope, rows)).map(({ rowId, posting }) => {
-      const known = byId.get(posting.id);
-      if (known) return { rowId, posting: known };
-      byId.set(posting.id, posting);
-      return { rowId, posting };
-    });
-    const found = new ReconciliationMatcher(rows, [...byId.values()], {
-      strategy: run.strategy,
-      windowMs,
-      tolerance: BigInt(run.autoResolveBelow),
-    }).run(refs);
+    const { rows, found } = await this.match(scope, run);
     const now = new Date();
     const batches: FoundMatch[][] = [];
     for (let i = 0; i < found.length; i += WRITE_BATCH) batches.push(found.slice(i, i + WRITE_BATCH));
@@ -98,6 +84,28 @@ export class ReconciliationRunExecutor {
     };
     await Promise.all(Array.from({ length: Math.min(WRITERS, batches.length) }, writer));
     await retrying(() => this.dataSource.transaction((manager) => this.finishWith(manager, scope, run, rows, written)));
+  }
+
+  /**
+   * Reads the run's open rows and candidate postings and matches them. Its own method, so the
+   * candidates no match took are garbage once it returns, before the writes begin.
+   */
+  private async match(scope: LedgerScope, run: RunRecord): Promise<{ rows: LoadedRow[]; found: FoundMatch[] }> {
+    const rows = await this.runs.openRows(scope, run);
+    const windowMs = run.windowSeconds * 1000;
+    const byId = new Map((await this.candidates(scope, rows, windowMs)).map((p) => [p.id, p]));
+    const refs: RefCandidate[] = (await this.runs.referenceCandidates(scope, rows)).map(({ rowId, posting }) => {
+      const known = byId.get(posting.id);
+      if (known) return { rowId, posting: known };
+      byId.set(posting.id, posting);
+      return { rowId, posting };
+    });
+    const found = new ReconciliationMatcher(rows, [...byId.values()], {
+      strategy: run.strategy,
+      windowMs,
+      tolerance: BigInt(run.autoResolveBelow),
+    }).run(refs);
+    return { rows, found };
   }
 
   /** Candidate postings for the rows: their currencies, the rows' times widened by the window, their accounts when all have one. */
@@ -121,18 +129,11 @@ export class ReconciliationRunExecutor {
     const unmatched = rows.filter((r) => !matchedRows.has(r.id));
     const withInternal = run.rangeFrom !== null || run.rangeTo !== null;
     const internal = withInternal ? await this.runs.unreconciledPostings(manager, scope, run.rangeFrom, run.rangeTo, this.internalAccounts(run, rows)) : [];
-    const passCounts = Object.fromEntries(MATCH_PASSES.map((pass) => [pass, 0]));
-    for (const w of written) passCounts[w.match.pass] += 1;
-    // Written order is batch order; present the entries in row order.
-    const ordered = [...written].sort((a, b) => a.match.row.at - b.match.row.at || (a.match.row.id < b.match.row.id ? -1 : 1));
-    await this.runs.complete(
-      manager,
-      scope,
-      run.id,
-      { count: unmatched.length, externalJson: JSON.stringify(unmatched.map(presentUnmatchedRow)), internalJson: JSON.stringify(internal) },
-      // A first attempt made every match of the run; a resumed one reads earlier attempts' matches back.
-      run.attempts <= 1 ? { count: written.length, passCounts, json: matchedEntriesJson(ordered) } : null,
-    );
+    await this.runs.complete(manager, scope, run.id, {
+      count: unmatched.length,
+      externalJson: JSON.stringify(unmatched.map(presentUnmatchedRow)),
+      internalJson: JSON.stringify(internal),
+    });
     await this.announce(manager, scope, run.id);
   }
 

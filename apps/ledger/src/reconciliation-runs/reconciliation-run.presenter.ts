@@ -1,4 +1,4 @@
-import type { LoadedRow, WrittenMatch } from './reconciliation-runs.repository';
+import type { LoadedRow } from './reconciliation-runs.repository';
 import type { RunRecord } from './reconciliation-run.record';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -25,9 +25,9 @@ export function presentRun(run: RunRecord, withResults: boolean) {
     unmatched_count: run.unmatchedCount,
     pass_counts: run.passCounts,
     ...(withResults && {
-      matched: run.matched ?? [],
-      unmatched_external: run.unmatchedExternal ?? [],
-      unmatched_internal: run.unmatchedInternal ?? [],
+      matched: JSON.parse(run.matchedJson ?? '[]') as object[],
+      unmatched_external: JSON.parse(run.unmatchedExternalJson ?? '[]') as object[],
+      unmatched_internal: JSON.parse(run.unmatchedInternalJson ?? '[]') as object[],
     }),
     error_message: run.errorMessage,
     attempts: run.attempts,
@@ -39,25 +39,14 @@ export function presentRun(run: RunRecord, withResults: boolean) {
 }
 
 /**
- * The `matched[]` array as JSON text: one entry per posting of a match (a sum_in_window match lists
- * each of its postings). Written as text straight away, since a large run has a hundred thousand
- * entries; ReconciliationRunsRepository.complete builds the same entries in SQL when it reads
- * matches back.
+ * The whole run in the single-resource envelope, as JSON text: the result arrays (a hundred
+ * thousand entries for a large run) are spliced in as the database returned them, never parsed
+ * and serialized again.
  */
-export function matchedEntriesJson(written: WrittenMatch[]): string {
-  const parts: string[] = [];
-  for (const { match, id } of written) {
-    const row = match.row as LoadedRow;
-    const common = `"external_id":${JSON.stringify(row.externalId)},"external_transaction_id":"${row.id}"`;
-    const tail = `"external_at":"${iso(row.at)}","match_id":"${id}","strategy":"${match.pass}","residual":"${match.residual}"`;
-    for (const p of match.postings) {
-      parts.push(
-        `{${common},"posting_id":${Number(p.id)},"account":${JSON.stringify(p.accountId)},"amount":"${p.amount}",` +
-          `"currency":${JSON.stringify(p.currency)},"posting_value_date":"${iso(p.valueDate)}",${tail}}`,
-      );
-    }
-  }
-  return `[${parts.join(',')}]`;
+export function runEnvelopeJson(run: RunRecord, meta: { livemode: boolean; request_id: string }): string {
+  const head = JSON.stringify(presentRun(run, false));
+  const arrays = `"matched":${run.matchedJson ?? '[]'},"unmatched_external":${run.unmatchedExternalJson ?? '[]'},"unmatched_internal":${run.unmatchedInternalJson ?? '[]'}`;
+  return `{"data":${head.slice(0, -1)},${arrays}},"livemode":${meta.livemode},"request_id":${JSON.stringify(meta.request_id)}}`;
 }
 
 export function presentUnmatchedRow(row: LoadedRow) {

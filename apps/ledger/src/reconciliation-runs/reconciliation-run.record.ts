@@ -31,9 +31,10 @@ export interface RunRecord {
   completedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
-  matched?: object[];
-  unmatchedExternal?: object[];
-  unmatchedInternal?: object[];
+  /** The result arrays as JSON text, only when read with them. */
+  matchedJson?: string;
+  unmatchedExternalJson?: string;
+  unmatchedInternalJson?: string;
 }
 
 /** What a new run is asked to do; `status` is `running` for runs the request executes itself, else `queued`. */

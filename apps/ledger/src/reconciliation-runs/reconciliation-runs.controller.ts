@@ -1,5 +1,6 @@
-import { Body, Get, Param, Post, Query } from '@nestjs/common';
+import { Body, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiConflictResponse, ApiNotFoundResponse, ApiOperation } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
 import { RequireScope } from '../auth/require-scope.decorator';
 import { ApiEnveloped } from '../common/api-envelope.decorator';
 import { ListPage } from '../common/envelope.interceptor';
@@ -9,7 +10,7 @@ import { Idempotent } from '../idempotency/idempotent.decorator';
 import { CurrentLedger } from '../ledgers/current-ledger.decorator';
 import { InlineRunDto, ListRunsQuery, SourceRunDto } from './dto/reconciliation-run.dto';
 import { ReconciliationRunResponse } from './dto/reconciliation-run.response';
-import { presentRun } from './reconciliation-run.presenter';
+import { presentRun, runEnvelopeJson } from './reconciliation-run.presenter';
 import { ReconciliationRunsService } from './reconciliation-runs.service';
 
 const IN_PROGRESS = 'run_in_progress: the source already has a queued or running run (also when two requests race)';
@@ -58,7 +59,9 @@ export class ReconciliationRunsController {
   @ApiOperation({ summary: 'The whole run, with matched, unmatched_external and unmatched_internal' })
   @ApiEnveloped(ReconciliationRunResponse)
   @ApiNotFoundResponse({ description: 'not_found' })
-  async get(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string) {
-    return presentRun(await this.runs.get(ledger, id), true);
+  async get(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
+    const run = await this.runs.get(ledger, id);
+    // Written here rather than by the envelope interceptor, so a large run's arrays go out as stored.
+    res.type('application/json').send(runEnvelopeJson(run, { livemode: req.livemode ?? false, request_id: String(req.id) }));
   }
 }

@@ -19,7 +19,9 @@ const RUN_COLUMNS = `r.id, r.ledger_id AS "ledgerId", r.source_id AS "sourceId",
   r.error_message AS "errorMessage", r.attempts, r.external_transaction_ids::text[] AS "externalTransactionIds",
   r.started_at AS "startedAt", r.heartbeat_at AS "heartbeatAt", r.completed_at AS "completedAt",
   r.created_at AS "createdAt", r.updated_at AS "updatedAt"`;
-const RESULT_COLUMNS = `r.matched, r.unmatched_external AS "unmatchedExternal", r.unmatched_internal AS "unmatchedInternal"`;
+// As text: a large run's arrays are passed on to the client without being parsed.
+const RESULT_COLUMNS = `r.matched::text AS "matchedJson", r.unmatched_external::text AS "unmatchedExternalJson",
+  r.unmatched_internal::text AS "unmatchedInternalJson"`;
 const FROM_RUNS = `FROM reconciliation_runs r JOIN reconciliation_sources s ON s.id = r.source_id`;
 
 /** Which runs the sweep hands back to the queue: with the tenant each belongs to. */
@@ -418,49 +420,33 @@ export class ReconciliationRunsRepository {
   }
 
   /**
-   * Completes the run with its result. `matched` comes from the service when this execution made
-   * every match of the run; when an earlier attempt (a process that died) committed some, the
-   * matches, counts per pass and `matched` array are read back from the database instead.
+   * Completes the run. Its matches (those of earlier attempts of a run picked up again included),
+   * counts per pass and `matched` array are read back from the database in SQL, so a large run's
+   * result never travels through the service's memory.
    */
-  async complete(
-    manager: EntityManager,
-    scope: LedgerScope,
-    id: string,
-    unmatched: { count: number; externalJson: string; internalJson: string },
-    matched: { count: number; passCounts: Record<string, number>; json: string } | null,
-  ): Promise<void> {
+  async complete(manager: EntityManager, scope: LedgerScope, id: string, unmatched: { count: number; externalJson: string; internalJson: string }): Promise<void> {
     const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-    const fromDatabase = `
-      WITH live AS (
-        SELECT m.id, m.strategy, m.residual, m.external_transaction_id FROM reconciliation_matches m
-        WHERE m.ledger_id = $1 AND m.reconciliation_run_id = $2 AND m.reversed_at IS NULL),
-      entries AS (
-        SELECT coalesce(jsonb_agg(jsonb_build_object('external_id', x.external_id, 'external_transaction_id', x.id,
-            'posting_id', p.id, 'account', p.account_id, 'amount', (${SIGNED})::text, 'currency', p.currency,
-            'posting_value_date', ${iso('p.value_date')}, 'external_at', ${iso('x.occurred_at')}, 'match_id', m.id,
-            'strategy', m.strategy, 'residual', m.residual::text) ORDER BY x.occurred_at, x.id, p.id), '[]'::jsonb) AS matched
-        FROM live m JOIN external_transactions x ON x.id = m.external_transaction_id
-        JOIN reconciliation_match_postings mp ON mp.match_id = m.id
-        JOIN postings p ON p.id = mp.posting_id),
-      counts AS (
-        SELECT count(*)::int AS n, jsonb_build_object('external_ref', count(*) FILTER (WHERE strategy = 'external_ref'),
-          'exact', count(*) FILTER (WHERE strategy = 'exact'), 'sum_in_window', count(*) FILTER (WHERE strategy = 'sum_in_window')) AS passes
-        FROM live)`;
-    const given = `WITH entries AS (SELECT $6::jsonb AS matched), counts AS (SELECT $7::int AS n, $8::jsonb AS passes)`;
     await manager.query(
-      `${matched ? given : fromDatabase}
+      `WITH live AS (
+         SELECT m.id, m.strategy, m.residual, m.external_transaction_id FROM reconciliation_matches m
+         WHERE m.ledger_id = $1 AND m.reconciliation_run_id = $2 AND m.reversed_at IS NULL),
+       entries AS (
+         SELECT coalesce(jsonb_agg(jsonb_build_object('external_id', x.external_id, 'external_transaction_id', x.id,
+             'posting_id', p.id, 'account', p.account_id, 'amount', (${SIGNED})::text, 'currency', p.currency,
+             'posting_value_date', ${iso('p.value_date')}, 'external_at', ${iso('x.occurred_at')}, 'match_id', m.id,
+             'strategy', m.strategy, 'residual', m.residual::text) ORDER BY x.occurred_at, x.id, p.id), '[]'::jsonb) AS matched
+         FROM live m JOIN external_transactions x ON x.id = m.external_transaction_id
+         JOIN reconciliation_match_postings mp ON mp.match_id = m.id
+         JOIN postings p ON p.id = mp.posting_id),
+       counts AS (
+         SELECT count(*)::int AS n, jsonb_build_object('external_ref', count(*) FILTER (WHERE strategy = 'external_ref'),
+           'exact', count(*) FILTER (WHERE strategy = 'exact'), 'sum_in_window', count(*) FILTER (WHERE strategy = 'sum_in_window')) AS passes
+         FROM live)
        UPDATE reconciliation_runs r SET status = 'completed', matched = e.matched, matched_count = c.n, pass_counts = c.passes,
          unmatched_count = $3, unmatched_external = $4::jsonb, unmatched_internal = $5::jsonb, error_message = NULL,
          completed_at = clock_timestamp(), heartbeat_at = NULL, updated_at = clock_timestamp()
        FROM entries e, counts c WHERE r.ledger_id = $1 AND r.id = $2`,
-      [
-        scope.ledgerId,
-        id,
-        unmatched.count,
-        unmatched.externalJson,
-        unmatched.internalJson,
-        ...(matched ? [matched.json, matched.count, JSON.stringify(matched.passCounts)] : []),
-      ],
+      [scope.ledgerId, id, unmatched.count, unmatched.externalJson, unmatched.internalJson],
     );
   }
 
