@@ -113,11 +113,16 @@ export class ChaosStack {
       runScript('apps/control/src/migrate.ts', [], this.controlEnv),
     ]);
     await this.connectDbs();
-    // One at a time: the first control boot creates the cosigning key, the others load it.
+    // Replica by replica: the first control boot creates the cosigning key, the others load it.
     for (let r = 0; r < this.replicas; r++) {
-      this.ledgers.push(await ServiceProcess.start(`ledger-${r}`, 'apps/ledger/src/main.ts', 'LEDGER_PORT', this.ledgerEnv));
-      this.controls.push(await ServiceProcess.start(`control-${r}`, 'apps/control/src/main.ts', 'CONTROL_PORT', this.controlEnv));
-      this.workers.push(await ServiceProcess.start(`worker-${r}`, 'apps/webhook-worker/src/main.ts', 'WORKER_PORT', this.workerEnv));
+      const [ledger, control, worker] = await Promise.all([
+        ServiceProcess.start(`ledger-${r}`, 'apps/ledger/src/main.ts', 'LEDGER_PORT', this.ledgerEnv),
+        ServiceProcess.start(`control-${r}`, 'apps/control/src/main.ts', 'CONTROL_PORT', this.controlEnv),
+        ServiceProcess.start(`worker-${r}`, 'apps/webhook-worker/src/main.ts', 'WORKER_PORT', this.workerEnv),
+      ]);
+      this.ledgers.push(ledger);
+      this.controls.push(control);
+      this.workers.push(worker);
     }
     await this.seedLedger();
   }
