@@ -4,13 +4,14 @@ import type { ConsoleConfig } from './config';
 /** Tokens live in sessionStorage: gone when the tab closes or the person signs out. */
 const TOKENS = 'bursar.console.tokens';
 const PENDING = 'bursar.console.pending';
-/** Refresh this long before the access token expires. */
-const REFRESH_EARLY_MS = 60_000;
+/** Refresh a minute before the access token expires (a fifth of its life for short-lived tokens). */
+const refreshMargin = (lifetimeMs: number) => Math.min(60_000, lifetimeMs / 5);
 
 interface Tokens {
   access_token: string;
   refresh_token?: string;
   expires_at: number;
+  lifetime_ms: number;
 }
 
 export interface Session {
@@ -45,7 +46,8 @@ export class Auth {
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
     sessionStorage.setItem(PENDING, JSON.stringify({ verifier, state, back: window.location.hash }));
-    const url = new URL(this.as.authorization_endpoint!);
+    if (!this.as.authorization_endpoint) throw new Error('the issuer publishes no authorization endpoint');
+    const url = new URL(this.as.authorization_endpoint);
     url.search = new URLSearchParams({
       client_id: this.client.client_id,
       redirect_uri: redirectUri(),
@@ -82,7 +84,7 @@ export class Auth {
   private async token(): Promise<string> {
     const tokens = this.load();
     if (!tokens) throw new Error('signed out');
-    if (tokens.expires_at - Date.now() > REFRESH_EARLY_MS) return tokens.access_token;
+    if (tokens.expires_at - Date.now() > refreshMargin(tokens.lifetime_ms)) return tokens.access_token;
     return (await this.refresh()).access_token;
   }
 
@@ -102,7 +104,7 @@ export class Auth {
 
   private schedule(tokens: Tokens) {
     window.clearTimeout(this.timer);
-    const wait = Math.max(0, tokens.expires_at - Date.now() - REFRESH_EARLY_MS);
+    const wait = Math.max(0, tokens.expires_at - Date.now() - refreshMargin(tokens.lifetime_ms));
     this.timer = window.setTimeout(() => void this.refresh().catch(() => this.signOut()), wait);
   }
 
@@ -113,10 +115,12 @@ export class Auth {
   }
 
   private store(res: oauth.TokenEndpointResponse, previousRefresh?: string): Tokens {
+    const lifetime = (res.expires_in ?? 300) * 1000;
     const tokens: Tokens = {
       access_token: res.access_token,
       refresh_token: res.refresh_token ?? previousRefresh,
-      expires_at: Date.now() + (res.expires_in ?? 300) * 1000,
+      expires_at: Date.now() + lifetime,
+      lifetime_ms: lifetime,
     };
     sessionStorage.setItem(TOKENS, JSON.stringify(tokens));
     return tokens;

@@ -6,7 +6,7 @@ import { loadConfig } from './config';
 import { createApi } from './api/client';
 import './styles.css';
 
-const root = createRoot(document.getElementById('root')!);
+const root = createRoot(document.getElementById('root') as HTMLElement);
 
 async function start() {
   const config = await loadConfig();

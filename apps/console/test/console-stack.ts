@@ -1,4 +1,5 @@
-import { spawn, ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from '@bursar/dev-infra';
 import { AppProcess, createTestDatabase, SWC_REGISTER, startAppProcess, testRedisUrl, testSecretKey, TestDatabase } from '@bursar/testing';
@@ -31,6 +32,8 @@ async function startDevIdentity(redirectUris: string): Promise<{ issuer: string;
       DEV_IDENTITY_SECRET: DEV_SECRET,
       DEV_IDENTITY_AUDIENCE: AUDIENCE,
       DEV_IDENTITY_CONSOLE_REDIRECT_URIS: redirectUris,
+      // Short-lived, so the browser test sees the console refresh its token before expiry.
+      DEV_IDENTITY_ACCESS_TOKEN_TTL_SECONDS: '10',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -79,4 +82,24 @@ export async function startControlStack(label: string, consoleOrigin: string): P
       await db.drop();
     },
   };
+}
+
+const CONSOLE_SRC = path.join(root, 'apps/console');
+export const CONSOLE_DIST = path.join(root, 'dist/console');
+
+function newestChange(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'test' || entry.name === 'node_modules') continue;
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestChange(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds the console (`pnpm build:console`) unless dist/console is newer than every source file. */
+export function ensureConsoleBuilt(): void {
+  const index = path.join(CONSOLE_DIST, 'index.html');
+  if (existsSync(index) && statSync(index).mtimeMs > newestChange(CONSOLE_SRC)) return;
+  execFileSync('pnpm', ['-s', 'build:console'], { cwd: root, stdio: 'inherit' });
 }

@@ -33,7 +33,7 @@ function formOf(p: Policy): Form {
 }
 
 /** The draft the form describes; a field that does not parse is reported as that field's error. */
-function draftOf(form: Form): { draft?: Draft; field?: Field; message?: string } {
+function draftOf(form: Form): { draft: Draft } | { draft?: undefined; field: Field; message: string } {
   const draft: Record<string, unknown> = { mode: form.mode, counterparty_allowlist: list(form.counterparty_allowlist), imports: list(form.imports) };
   for (const [field] of CAPS) {
     const text = form.caps[field].trim();
@@ -127,9 +127,10 @@ function PolicyEditor({ policy, agentName, onSaved }: { policy: Policy; agentNam
   useEffect(() => {
     const parsed = draftOf(form);
     if (!parsed.draft) {
-      setFieldErrors({ [parsed.field!]: parsed.message! });
+      setFieldErrors({ [parsed.field]: parsed.message });
       return;
     }
+    const draft = parsed.draft;
     const timer = window.setTimeout(() => {
       setFieldErrors({});
       setFormError(undefined);
@@ -141,7 +142,7 @@ function PolicyEditor({ policy, agentName, onSaved }: { policy: Policy; agentNam
             action_type: trial.action_type,
             resource: trial.resource || undefined,
             cost_cents: /^\d+$/.test(trial.cost_cents) ? Number(trial.cost_cents) : 0,
-            policy: parsed.draft!,
+            policy: draft,
           },
         }),
       ).then(

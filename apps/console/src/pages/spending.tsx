@@ -156,7 +156,10 @@ function buckets(points: Point[], since: number, size: number) {
   const start = Math.floor(since / size) * size;
   const rows = new Map<number, Row>();
   for (let t = start; t <= Date.now(); t += size) rows.set(t, zero());
-  for (const p of points) rows.get(Math.floor(p.at / size) * size)![p.outcome] += p.cents;
+  for (const p of points) {
+    const row = rows.get(Math.floor(p.at / size) * size);
+    if (row) row[p.outcome] += p.cents;
+  }
   const label = (t: number) => (size < 86400_000 ? `${new Date(t).getHours()}:00` : new Date(t).toLocaleDateString(undefined, { month: 'short', day: 'numeric' }));
   return [...rows].map(([t, row]) => ({ label: label(t), ...row }));
 }

@@ -9,6 +9,8 @@ export interface DevIdentityOptions {
   audience: string;
   /** Where the console may be sent back after sign-in (its authorization-code redirect URIs). */
   consoleRedirectUris?: string[];
+  /** Lifetime of authorization-code access tokens (default 900 s). */
+  accessTokenTtlSeconds?: number;
 }
 
 /** The console's client id: a public client (no secret) that signs people in with code + PKCE. */
@@ -45,7 +47,7 @@ export async function createDevIdentityProvider(options: DevIdentityOptions): Pr
   return new Provider(options.issuer, {
     adapter: memoryAdapter(person),
     jwks: { keys: [signingKey] },
-    ttl: { ClientCredentials: 3600, AccessToken: 900, RefreshToken: 8 * 3600 },
+    ttl: { ClientCredentials: 3600, AccessToken: options.accessTokenTtlSeconds ?? 900, RefreshToken: 8 * 3600 },
     scopes: ['openid', 'email', 'offline_access', 'control'],
     extraTokenClaims: (_ctx, token) => {
       const t = token as { accountId?: string; clientId?: string };
@@ -53,16 +55,7 @@ export async function createDevIdentityProvider(options: DevIdentityOptions): Pr
       return sub.includes('@') ? { email: sub } : {};
     },
     findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id, ...(id.includes('@') ? { email: id } : {}) }) }),
-    // The console is first-party: signing in is consent enough, and it always gets a refresh token.
-    loadExistingGrant: async (ctx) => {
-      const accountId = ctx.oidc.session?.accountId;
-      if (!accountId || !ctx.oidc.client) return undefined;
-      const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client.clientId, accountId });
-      grant.addOIDCScope('openid email offline_access');
-      grant.addResourceScope(options.audience, 'control');
-      await grant.save();
-      return grant;
-    },
+    // The console always gets a refresh token, so it can renew its access token before expiry.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     pkce: { required: () => true },
     features: {

@@ -53,12 +53,25 @@ export function devIdentityHandler(provider: Provider, secret: string): (req: In
   const interaction = async (req: IncomingMessage, res: ServerResponse, uid: string) => {
     const details = await provider.interactionDetails(req, res);
     if (details.uid !== uid) return html(res, 400, 'Sign-in session mismatch; start again from the console.');
+    // The console is first-party: whatever it asks for is granted once the person has signed in.
+    if (details.prompt.name === 'consent') return consent(req, res, details);
     if (req.method !== 'POST') return html(res, 200, page(uid, ''));
     const form = await readForm(req);
     const email = (form.get('email') ?? '').trim();
     if (!PERSON.test(email)) return html(res, 400, page(uid, email, 'Use an email address or a plain name.'));
     if (!sameSecret(form.get('secret') ?? '', secret)) return html(res, 401, page(uid, email, 'That is not the development secret.'));
     await provider.interactionFinished(req, res, { login: { accountId: email } }, { mergeWithLastSubmission: false });
+  };
+  const consent = async (req: IncomingMessage, res: ServerResponse, details: Awaited<ReturnType<Provider['interactionDetails']>>) => {
+    const grant = details.grantId
+      ? await provider.Grant.find(details.grantId)
+      : new provider.Grant({ accountId: details.session?.accountId, clientId: String(details.params.client_id) });
+    if (!grant) throw new Error('grant not found');
+    const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
+    if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+    if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+    for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(resource, scopes.join(' '));
+    await provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
   };
   return (req, res) => {
     const match = INTERACTION.exec(new URL(req.url ?? '/', 'http://x').pathname);

@@ -14,6 +14,7 @@ async function main(): Promise<void> {
     secret: settings.DEV_IDENTITY_SECRET,
     audience: settings.DEV_IDENTITY_AUDIENCE,
     consoleRedirectUris: settings.DEV_IDENTITY_CONSOLE_REDIRECT_URIS.split(','),
+    accessTokenTtlSeconds: settings.DEV_IDENTITY_ACCESS_TOKEN_TTL_SECONDS,
   });
   const server = createServer(devIdentityHandler(provider, settings.DEV_IDENTITY_SECRET));
   await new Promise<void>((resolve) => server.listen(settings.DEV_IDENTITY_PORT, '127.0.0.1', resolve));

@@ -1,0 +1,212 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { Browser, chromium, Page } from 'playwright-core';
+import { freePort, serveStaticSite, StaticSite } from '@bursar/dev-infra';
+import { pollUntil } from '@bursar/testing';
+import { CONSOLE_DIST, ControlStack, DEV_SECRET, ensureConsoleBuilt, startControlStack } from './console-stack';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = path.join(__dirname, 'artifacts');
+const OWNER = 'owner@example.com';
+jest.setTimeout(30_000);
+
+/**
+ * The console in a real headless Chromium against real control and development identity
+ * processes: sign in (code + PKCE through the sign-in form), create an agent, approve one held
+ * payment and deny another, edit a policy with its live preview, read the audit log. Each page is
+ * saved as a screenshot under test/artifacts.
+ */
+describe('console in a browser', () => {
+  let stack: ControlStack;
+  let site: StaticSite;
+  let browser: Browser;
+  let page: Page;
+  let agentKey = '';
+  let budgetId = '';
+  const browserErrors: string[] = [];
+  const refreshes: number[] = [];
+
+  const agentApi = async (method: string, route: string, body?: unknown) => {
+    const res = await fetch(`${stack.controlUrl}/control/v1/agent/${route}`, {
+      method,
+      headers: { authorization: `Bearer ${agentKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are read loosely in assertions
+    return { status: res.status, body: (await res.json()) as Record<string, any> };
+  };
+  const pay = (amount: number) =>
+    agentApi('POST', 'payment_intents', { budget_id: budgetId, amount_cents: amount, counterparty: 'vendor.example', idempotency_key: randomUUID() });
+  const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+  const go = async (hash: string, heading: string) => {
+    await page.click(`nav >> text=${hash}`);
+    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  };
+
+  beforeAll(async () => {
+    ensureConsoleBuilt();
+    await mkdir(ARTIFACTS, { recursive: true });
+    const port = await freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    stack = await startControlStack('browser', origin);
+    site = await serveStaticSite({ dir: CONSOLE_DIST, port, config: { controlUrl: stack.controlUrl, issuer: stack.issuer, clientId: 'bursar-console' } });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
+    page.setDefaultTimeout(15_000);
+    page.on('pageerror', (e) => browserErrors.push(e.message));
+    page.on('request', (r) => r.postData()?.includes('grant_type=refresh_token') && refreshes.push(Date.now()));
+  }, 180_000);
+
+  // An exception the page did not catch fails the step: errors must show as messages, never a blank page.
+  afterEach(() => expect(browserErrors.splice(0)).toEqual([]));
+
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+    await stack?.stop();
+  });
+
+  it('signs in through the development provider and creates a workspace', async () => {
+    await page.goto(site.url);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('Email').fill(OWNER);
+    await page.getByLabel('Development secret').fill('not-the-secret');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('That is not the development secret.').waitFor();
+    await page.getByLabel('Development secret').fill(DEV_SECRET);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText(OWNER).waitFor();
+    expect(new URL(page.url()).searchParams.has('code')).toBe(false);
+
+    await page.getByText('You are not a member of any workspace yet').waitFor();
+    await page.getByRole('link', { name: 'Create one' }).click();
+    await page.getByLabel('New workspace name').fill('Acme');
+    await page.getByRole('button', { name: 'Create workspace' }).click();
+    await page.getByRole('heading', { name: 'Members of Acme' }).waitFor();
+    await page.getByRole('cell', { name: OWNER }).waitFor();
+  });
+
+  it('creates an agent and shows its key once', async () => {
+    await go('Agents', 'Agents');
+    await page.getByText('No agents yet.').waitFor();
+    await page.getByLabel('Name').fill('shopper');
+    await page.getByRole('button', { name: 'Create agent' }).click();
+    agentKey = (await page.getByTestId('shown-once').textContent()) ?? '';
+    expect(agentKey).toMatch(/^krt_test_/);
+    await page.getByTestId('agent-shopper').getByText('active').waitFor();
+
+    const budget = await agentApi('POST', 'budgets', { budget_cents: 100_000 });
+    expect(budget.status).toBe(201);
+    budgetId = budget.body.data.id;
+    await page.getByRole('button', { name: 'Budgets and decisions' }).click();
+    await page.getByRole('meter', { name: /remaining/ }).waitFor();
+    await shot('agents');
+  });
+
+  it('shows held payments in Approvals; approving gives the agent its cosignature', async () => {
+    const held = await pay(20_000);
+    expect(held.status).toBe(202);
+    await go('Approvals', 'Approvals');
+    // The queue refreshes by itself: this payment was held after the page loaded.
+    const later = await pay(15_000);
+    expect(later.status).toBe(202);
+    const card = page.getByTestId(`held-${held.body.data.id}`);
+    await page.getByTestId(`held-${later.body.data.id}`).waitFor();
+    await page.getByTestId('queue-summary').getByText('2 held, 350.00 USD in total').waitFor();
+    await card.getByRole('button', { name: 'Impact' }).click();
+    await card.getByTestId('impact').getByText('approval_threshold').waitFor();
+    await card.getByText('Denying returns').waitFor();
+    await shot('approvals');
+
+    await card.getByRole('button', { name: 'Approve' }).click();
+    await card.getByRole('button', { name: 'Yes, approve' }).click();
+    await card.waitFor({ state: 'detached' });
+
+    const read = await agentApi('GET', `payment_intents/${held.body.data.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.data.state).toBe('pending');
+    expect(read.body.cosignature).toMatch(/^ey/);
+    const verified = await fetch(`${stack.controlUrl}/control/v1/cosign/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ authorization: read.body.cosignature }),
+    }).then((r) => r.json() as Promise<{ data: { valid: boolean; amount_cents: number } }>);
+    expect(verified.data).toMatchObject({ valid: true, amount_cents: 20_000 });
+  });
+
+  it('denies a held payment and its reservation comes back', async () => {
+    const before = await agentApi('GET', `budgets/${budgetId}`);
+    expect(before.body.data.remaining_cents).toBe(100_000 - 20_000 - 15_000);
+    const card = page.locator('[data-testid^="held-"]');
+    await pollUntil(() => card.count(), (n) => n === 1);
+    await card.getByRole('button', { name: 'Deny' }).click();
+    await card.getByRole('button', { name: 'Yes, deny' }).click();
+    await page.getByText('Nothing is waiting for a person.').waitFor();
+    const after = await agentApi('GET', `budgets/${budgetId}`);
+    expect(after.body.data.remaining_cents).toBe(100_000 - 20_000);
+  });
+
+  it('edits a policy with a live preview; API errors show next to the field', async () => {
+    await go('Policies', 'Policies');
+    await page.getByRole('button', { name: 'Edit policy of shopper' }).click();
+    const editor = page.getByRole('form', { name: 'Policy of shopper' });
+    await editor.getByLabel('Cost (cents)').fill('25000');
+    await editor.getByTestId('preview-outcome').getByText('requires_approval').waitFor();
+
+    await editor.getByLabel('Rules (JSON array)').fill('[{"kind":"cost_cap","max_cents":-5}]');
+    await editor.locator('#rules-error').waitFor();
+    expect(await editor.locator('#rules-error').textContent()).toMatch(/rules/);
+
+    await editor.getByLabel('Rules (JSON array)').fill('[]');
+    await editor.getByLabel('Hold for approval above (cents)').fill('30000');
+    await editor.getByTestId('preview-outcome').getByText('allowed').waitFor();
+    await shot('policies');
+    await editor.getByRole('button', { name: 'Save policy' }).click();
+    await page.getByRole('cell', { name: '300.00 USD' }).waitFor();
+
+    const allowed = await pay(25_000);
+    expect(allowed.status).toBe(201);
+    const denied = await pay(60_000);
+    expect(denied.status).toBe(403);
+    expect(denied.body.decision.rule).toBe('session_budget');
+  });
+
+  it('charts spending and reads the audit log', async () => {
+    await go('Spending', 'Spending');
+    await page.getByTestId('chart-time').locator('svg.recharts-surface').first().waitFor();
+    await page.getByRole('cell', { name: 'session_budget' }).waitFor();
+    await shot('spending');
+
+    await go('Audit log', 'Audit log');
+    await page.getByTestId('audit-event').first().waitFor();
+    await page.getByRole('textbox', { name: 'Action' }).fill('approval.granted');
+    const granted = page.getByTestId('audit-event');
+    await pollUntil(() => granted.count(), (n) => n === 1);
+    await granted.getByRole('button').click();
+    await granted.locator('pre.snapshot').waitFor();
+    await shot('audit');
+  });
+
+  it('invites a member (link shown once) and is readable at phone width', async () => {
+    await go('Workspaces', 'Workspaces');
+    await page.getByLabel('Invite by email').fill('teammate@example.com');
+    await page.getByRole('button', { name: 'Invite' }).click();
+    expect(await page.getByTestId('shown-once').textContent()).toContain('#/workspaces?invitation=');
+    await shot('workspaces');
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await go('Approvals', 'Approvals');
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+    expect(overflow).toBeLessThanOrEqual(0);
+    await shot('approvals-phone');
+
+    // Access tokens live 10 s here: the console renews its token before expiry and keeps working.
+    await pollUntil(async () => refreshes.length, (n) => n > 0, 15_000, 100);
+    await go('Agents', 'Agents');
+    await page.getByTestId('agent-shopper').waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await page.evaluate<string | null>("sessionStorage.getItem('bursar.console.tokens')")).toBeNull();
+  });
+});
