@@ -1,7 +1,6 @@
-import { execFileSync, spawn, ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawn, ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { freePort } from '@bursar/dev-infra';
+import { buildIfStale, freePort } from '@bursar/dev-infra';
 import { AppProcess, createTestDatabase, SWC_REGISTER, startAppProcess, testRedisUrl, testSecretKey, TestDatabase } from '@bursar/testing';
 
 const root = path.resolve(__dirname, '../../..');
@@ -84,22 +83,9 @@ export async function startControlStack(label: string, consoleOrigin: string): P
   };
 }
 
-const CONSOLE_SRC = path.join(root, 'apps/console');
 export const CONSOLE_DIST = path.join(root, 'dist/console');
 
-function newestChange(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'test' || entry.name === 'node_modules') continue;
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestChange(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-/** Builds the console (`pnpm build:console`) unless dist/console is newer than every source file. */
+/** Builds the console (`pnpm build:console`) unless dist/console is newer than its sources. */
 export function ensureConsoleBuilt(): void {
-  const index = path.join(CONSOLE_DIST, 'index.html');
-  if (existsSync(index) && statSync(index).mtimeMs > newestChange(CONSOLE_SRC)) return;
-  execFileSync('pnpm', ['-s', 'build:console'], { cwd: root, stdio: 'inherit' });
+  buildIfStale({ sources: path.join(root, 'apps/console'), output: path.join(CONSOLE_DIST, 'index.html'), command: ['pnpm', '-s', 'build:console'], cwd: root });
 }

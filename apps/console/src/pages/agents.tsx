@@ -27,7 +27,7 @@ export function AgentsPage() {
                   <strong>{agent.name}</strong>
                   <span className={`badge ${agent.status}`}>{agent.status}</span>
                   <span className="muted">
-                    {agent.mode} · key {agent.api_key_prefix}… · max budget {money(agent.max_budget_cents)} · last used {when(agent.last_used_at)}
+                    {agent.mode} · key {agent.api_key_prefix}… · max budget {agent.max_budget_cents === null ? 'no ceiling' : money(agent.max_budget_cents)} · last used {when(agent.last_used_at)}
                   </span>
                 </div>
                 <div className="actions">
