@@ -55,10 +55,15 @@ export async function ensureRedis(url: string): Promise<RedisHandle | undefined>
     if (await redisAnswers(url, 200)) {
       return {
         url,
+        // Settled on exit even when it died before (killed by a test, say); SIGKILL if SIGTERM is not enough.
         stop: () =>
           new Promise((resolve) => {
-            if (child.exitCode !== null) return resolve();
-            child.once('exit', () => resolve());
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
+            child.once('exit', () => {
+              clearTimeout(force);
+              resolve();
+            });
             child.kill('SIGTERM');
           }),
       };

@@ -1,4 +1,3 @@
-import { spawn, ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -7,6 +6,7 @@ import {
   EmbeddedPostgresHandle,
   ensureDatabases,
   ensureRedis,
+  ProcessSupervisor,
   RedisHandle,
   startEmbeddedPostgres,
 } from '@bursar/dev-infra';
@@ -27,7 +27,13 @@ const services = [
   { name: 'webhook-worker', entry: 'apps/webhook-worker/src', port: Number(env.WORKER_PORT ?? 3002), migrate: false },
 ];
 
-const children = new Set<ChildProcess>();
+/** How long each child (and the database) gets to stop before it is killed. */
+const STOP_TIMEOUT_MS = Number(env.LAUNCHER_STOP_TIMEOUT_MS ?? 10_000);
+/** Bounds on the one-shot steps: migrations, the operator CLI. */
+const SCRIPT_TIMEOUT_MS = 120_000;
+const HEALTH_TIMEOUT_MS = 60_000;
+
+const processes = new ProcessSupervisor({ stopTimeoutMs: STOP_TIMEOUT_MS });
 let postgres: EmbeddedPostgresHandle | undefined;
 let redis: RedisHandle | undefined;
 
@@ -67,7 +73,8 @@ async function databases(): Promise<{ CONTROL_DATABASE_URL: string; LEDGER_DATAB
   }
   const port = Number(env.EMBEDDED_POSTGRES_PORT ?? 5488);
   say(`starting embedded PostgreSQL on 127.0.0.1:${port} (data in .data/postgres)`);
-  postgres = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), port, persistent: true });
+  postgres = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), port, persistent: true, stopTimeoutMs: STOP_TIMEOUT_MS });
+  if (postgres.adopted) say(`PostgreSQL was already running on .data/postgres (left by an earlier run); using it: ${postgres.adminUrl}`);
   await ensureDatabases(postgres.adminUrl, ['bursar_control', 'bursar_ledger']);
   return {
     CONTROL_DATABASE_URL: env.CONTROL_DATABASE_URL ?? databaseUrl(postgres.adminUrl, 'bursar_control'),
@@ -75,30 +82,17 @@ async function databases(): Promise<{ CONTROL_DATABASE_URL: string; LEDGER_DATAB
   };
 }
 
-function run(script: string, childEnv: NodeJS.ProcessEnv, name: string): ChildProcess {
-  const child = spawn(process.execPath, [path.join(dist, script)], { env: childEnv, stdio: ['ignore', 'inherit', 'inherit'] });
-  children.add(child);
-  child.once('exit', (code, signal) => {
-    children.delete(child);
-    if (!stopping) {
-      say(`${name} exited (${signal ?? code}); stopping the stack`);
-      void stop(1);
-    }
+/** A long-running service; the stack stops when one ends on its own. */
+async function run(script: string, childEnv: NodeJS.ProcessEnv, name: string): Promise<void> {
+  await processes.start(name, { file: process.execPath, args: [path.join(dist, script)], env: childEnv }, (_, how) => {
+    say(`${name} exited (${how}); stopping the stack`);
+    void stop(1);
   });
-  return child;
 }
 
-/** Runs a dist script to completion and returns what it printed on stdout. */
+/** Runs a dist script to completion (bounded) and returns what it printed on stdout. */
 function runScript(script: string, args: string[], childEnv: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(dist, script), ...args], {
-      env: childEnv,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${script} ${args[0] ?? ''} failed (exit ${code})`))));
-  });
+  return processes.run({ file: process.execPath, args: [path.join(dist, script), ...args], env: childEnv }, SCRIPT_TIMEOUT_MS);
 }
 
 /**
@@ -121,16 +115,18 @@ async function ledgerTestClient(childEnv: NodeJS.ProcessEnv): Promise<{ client_i
   return credentials;
 }
 
-function migrate(script: string, childEnv: NodeJS.ProcessEnv, name: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(dist, script)], { env: childEnv, stdio: 'inherit' });
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${name} migrations failed (exit ${code})`))));
+async function migrate(script: string, childEnv: NodeJS.ProcessEnv, name: string): Promise<void> {
+  const out = await runScript(script, [], childEnv).catch((e: unknown) => {
+    throw new Error(`${name} migrations failed: ${e instanceof Error ? e.message : String(e)}`);
   });
+  if (out) process.stdout.write(out);
 }
 
+/** Polls until the route answers 2xx; each poll and the whole wait are bounded, so a hung socket cannot stall the start. */
 async function waitHealthy(port: number, name: string, path = '/healthz'): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const ok = await fetch(`http://127.0.0.1:${port}${path}`).then(
+  const deadline = Date.now() + HEALTH_TIMEOUT_MS;
+  while (Date.now() < deadline && !stopping) {
+    const ok = await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(1_000) }).then(
       (r) => r.ok,
       () => false,
     );
@@ -154,33 +150,35 @@ async function devIdentity(childEnv: NodeJS.ProcessEnv): Promise<string | undefi
   const issuer = `http://127.0.0.1:${port}`;
   const audience = env.IDENTITY_AUDIENCE ?? 'urn:bursar:control';
   Object.assign(childEnv, { IDENTITY_ISSUER: issuer, IDENTITY_AUDIENCE: audience, DEV_IDENTITY_PORT: String(port), DEV_IDENTITY_AUDIENCE: audience });
-  run('apps/control/src/dev-identity/main.js', childEnv, 'dev-identity');
+  await run('apps/control/src/dev-identity/main.js', childEnv, 'dev-identity');
   await waitHealthy(port, 'dev-identity', '/.well-known/openid-configuration');
   return issuer;
 }
 
 let stopping = false;
+/**
+ * Stops the services (SIGTERM, SIGKILL after STOP_TIMEOUT_MS), then Redis and the database if we
+ * started them; a second Ctrl-C exits at once. Each step is bounded, so nothing that already died
+ * (a database restarted since) can hold the stop up.
+ */
 async function stop(code: number): Promise<void> {
-  if (stopping) return;
+  if (stopping) {
+    say('stopping now');
+    process.exit(code || 130);
+  }
   stopping = true;
   say('stopping');
-  await Promise.all(
-    [...children].map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-        }),
-    ),
-  );
-  await redis?.stop();
-  await postgres?.stop();
+  const step = (what: string, work: Promise<void> | undefined) =>
+    work?.catch((e: unknown) => say(`could not stop ${what}: ${e instanceof Error ? e.message : String(e)}`));
+  await processes.stopAll();
+  await step('redis', redis?.stop());
+  await step('PostgreSQL', postgres?.stop());
   process.exit(code);
 }
 
 async function main(): Promise<void> {
-  process.once('SIGINT', () => void stop(0));
-  process.once('SIGTERM', () => void stop(0));
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
   await mkdir(dataDir, { recursive: true });
 
   const redisUrl = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -204,7 +202,7 @@ async function main(): Promise<void> {
 
   const devIssuer = await devIdentity(childEnv);
   for (const s of services.filter((x) => x.migrate)) await migrate(`${s.entry}/migrate.js`, childEnv, s.name);
-  for (const s of services) run(`${s.entry}/main.js`, childEnv, s.name);
+  for (const s of services) await run(`${s.entry}/main.js`, childEnv, s.name);
   await Promise.all(services.map((s) => waitHealthy(s.port, s.name)));
 
   say('Bursar is up:');
