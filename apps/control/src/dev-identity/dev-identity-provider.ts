@@ -47,7 +47,7 @@ export async function createDevIdentityProvider(options: DevIdentityOptions): Pr
   return new Provider(options.issuer, {
     adapter: memoryAdapter(person),
     jwks: { keys: [signingKey] },
-    ttl: { ClientCredentials: 3600, AccessToken: options.accessTokenTtlSeconds ?? 900, RefreshToken: 8 * 3600 },
+    ttl: { ClientCredentials: 3600, AccessToken: options.accessTokenTtlSeconds ?? 900, RefreshToken: 8 * 3600, IdToken: 900, Interaction: 600, Session: 8 * 3600, Grant: 8 * 3600 },
     scopes: ['openid', 'email', 'offline_access', 'control'],
     extraTokenClaims: (_ctx, token) => {
       const t = token as { accountId?: string; clientId?: string };
