@@ -90,6 +90,10 @@ describe('console in a browser', () => {
   it('creates an agent and shows its key once', async () => {
     await go('Agents', 'Agents');
     await page.getByText('No agents yet.').waitFor();
+    // An API refusal shows the envelope's message, not a blank page.
+    await page.getByLabel('Name').fill('x'.repeat(201));
+    await page.getByRole('button', { name: 'Create agent' }).click();
+    await page.getByRole('form', { name: 'Create agent' }).getByRole('alert').getByText(/name/).waitFor();
     await page.getByLabel('Name').fill('shopper');
     await page.getByRole('button', { name: 'Create agent' }).click();
     agentKey = (await page.getByTestId('shown-once').textContent()) ?? '';
@@ -119,8 +123,11 @@ describe('console in a browser', () => {
     await card.getByText('Denying returns').waitFor();
     await shot('approvals');
 
-    await card.getByRole('button', { name: 'Approve' }).click();
-    await card.getByRole('button', { name: 'Yes, approve' }).click();
+    // By keyboard: Enter on Approve, then Enter on the confirmation, which takes the focus.
+    await card.getByRole('button', { name: 'Approve' }).focus();
+    await page.keyboard.press('Enter');
+    await card.getByRole('button', { name: 'Yes, approve' }).waitFor();
+    await page.keyboard.press('Enter');
     await card.waitFor({ state: 'detached' });
 
     const read = await agentApi('GET', `payment_intents/${held.body.data.id}`);
