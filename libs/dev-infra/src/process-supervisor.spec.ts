@@ -103,6 +103,14 @@ describe('the launcher process supervisor', () => {
     expect(await gone(pid, 3_000)).toBe(true);
   }, 30_000);
 
+  it('leaves no service behind when it is killed outright (SIGKILL)', async () => {
+    const h = harness(['orphan', '1000']);
+    const { pid } = (await h.line('ready')) as { pid: number };
+    await h.line('armed');
+    h.child.kill('SIGKILL');
+    expect(await gone(pid, 5_000)).toBe(true);
+  }, 30_000);
+
   it('stops its database after the database was restarted under it', async () => {
     const h = harness(['postgres', '5000', String(await freePort())]);
     const { dataDir } = (await h.line('ready')) as { dataDir: string };

@@ -17,6 +17,8 @@ export interface ChildSpec {
   file: string;
   args?: string[];
   env?: NodeJS.ProcessEnv;
+  /** Give the child an IPC channel: a Node child can then tell when this process dies, even by SIGKILL. */
+  ipc?: boolean;
   /** Run as another user (the `postgres` system user when we are root). */
   uid?: number;
   gid?: number;
@@ -98,6 +100,7 @@ export class ProcessSupervisor {
       cleanup: true,
       killSignal: 'SIGTERM',
       forceKillAfterDelay: this.options.stopTimeoutMs,
+      ...(spec.ipc && { ipc: true }),
       ...(spec.uid !== undefined && { uid: spec.uid, gid: spec.gid }),
     };
   }

@@ -9,6 +9,8 @@ import path from 'node:path';
 import { startEmbeddedPostgres } from '../src/embedded-postgres';
 import { ProcessSupervisor } from '../src/process-supervisor';
 
+const SWC_REGISTER = path.resolve(__dirname, '../../testing/src/swc-register.js');
+const RUN_SERVICE = path.resolve(__dirname, '../../service-kit/src/http/run-service.ts');
 const mode = process.argv[2];
 const stopTimeoutMs = Number(process.argv[3] ?? 1_000);
 const supervisor = new ProcessSupervisor({ stopTimeoutMs });
@@ -33,8 +35,11 @@ async function main(): Promise<void> {
     process.on('SIGINT', () => void pg.stop().then(() => process.exit(0)));
     return;
   }
-  const script = mode === 'crash' ? polite : stubborn;
-  const pid = await supervisor.start('stubborn', { file: process.execPath, args: ['-e', script], env: { PATH: process.env.PATH } }, (name, how) =>
+  // `orphan`: a child that, like the services, stops when the channel to its parent closes.
+  const orphan = `require(${JSON.stringify(RUN_SERVICE)}).stopWhenParentGoes(); process.on('SIGTERM', () => process.exit(0)); ${armed}`;
+  const script = { crash: polite, orphan }[mode] ?? stubborn;
+  const args = mode === 'orphan' ? ['-r', SWC_REGISTER, '-e', script] : ['-e', script];
+  const pid = await supervisor.start('stubborn', { file: process.execPath, args, env: { PATH: process.env.PATH }, ipc: mode === 'orphan' }, (name, how) =>
     report({ exited: name, how }),
   );
   report({ ready: true, pid });

@@ -84,7 +84,8 @@ async function databases(): Promise<{ CONTROL_DATABASE_URL: string; LEDGER_DATAB
 
 /** A long-running service; the stack stops when one ends on its own. */
 async function run(script: string, childEnv: NodeJS.ProcessEnv, name: string): Promise<void> {
-  await processes.start(name, { file: process.execPath, args: [path.join(dist, script)], env: childEnv }, (_, how) => {
+  // With an IPC channel, so the service stops itself should the launcher be killed outright.
+  await processes.start(name, { file: process.execPath, args: [path.join(dist, script)], env: childEnv, ipc: true }, (_, how) => {
     say(`${name} exited (${how}); stopping the stack`);
     void stop(1);
   });

@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { createLogger, loadConfig } from '@bursar/service-kit';
+import { createLogger, loadConfig, stopWhenParentGoes } from '@bursar/service-kit';
 import { DevIdentitySettings } from '../config/dev-identity.settings';
 import { createDevIdentityProvider, tokenCommand } from './dev-identity-provider';
 import { devIdentityHandler } from './dev-identity-sign-in';
@@ -22,6 +22,7 @@ async function main(): Promise<void> {
   const stop = () => server.close(() => process.exit(0));
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+  stopWhenParentGoes();
 }
 
 main().catch((err: unknown) => {

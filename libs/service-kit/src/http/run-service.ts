@@ -22,8 +22,18 @@ export async function runService(
       }, opts.shutdownTimeoutMs).unref();
     });
   }
+  stopWhenParentGoes();
   await app.listen(opts.port);
   opts.logger.info({ port: opts.port }, `${opts.name} listening`);
+}
+
+/**
+ * For a process started with an IPC channel (the launcher starts its services so): the channel
+ * closes when the parent dies, even by SIGKILL, which no handler of the parent can report; the
+ * process then stops as it does on SIGTERM instead of running on as an orphan.
+ */
+export function stopWhenParentGoes(): void {
+  if (process.send) process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
 }
 
 /** Runs `main`, turning a startup failure (bad config included) into one stderr line and exit 1. */
