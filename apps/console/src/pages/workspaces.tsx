@@ -65,26 +65,32 @@ function AcceptInvitation({ api, token, onAccepted }: { api: Api; token: string;
   const lookup = useLoad(() => unwrap(api.GET('/control/v1/invitations/lookup', { params: { query: { token } } })), [api, token]);
   const [error, setError] = useState<unknown>();
   if (!lookup.data) return lookup.error ? <ErrorBox error={lookup.error} /> : <p aria-busy="true">Reading the invitation…</p>;
-  const inv = lookup.data.data as Record<string, unknown>;
+  const inv = lookup.data.data;
   return (
     <div className="card">
       <p>
-        Invitation to <strong>{String(inv.workspace_name ?? inv.workspace_slug ?? 'a workspace')}</strong> as {String(inv.role ?? 'member')}.
+        Invitation for {inv.email} to <strong>{inv.workspace_name}</strong> as {inv.role}, until {when(inv.expires_at)}.
       </p>
-      <button
-        type="button"
-        onClick={() =>
-          unwrap(api.POST('/control/v1/invitations/accept', { body: { token } })).then(
-            (res) => {
+      {!inv.matches_account && (
+        <p className="note">
+          You are signed in as {inv.signed_in_as}; accepting makes that account the member.
+        </p>
+      )}
+      {inv.already_member ? (
+        <p className="note">You are already a member.</p>
+      ) : (
+        <button
+          type="button"
+          onClick={() =>
+            unwrap(api.POST('/control/v1/invitations/accept', { body: { token } })).then((res) => {
               window.location.hash = '#/workspaces';
-              onAccepted(String((res.data as Record<string, unknown>).workspace_slug ?? ''));
-            },
-            setError,
-          )
-        }
-      >
-        Accept invitation
-      </button>
+              onAccepted(res.data.workspace_slug);
+            }, setError)
+          }
+        >
+          Accept invitation
+        </button>
+      )}
       <ErrorBox error={error} />
     </div>
   );
