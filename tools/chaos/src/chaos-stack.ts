@@ -115,14 +115,15 @@ export class ChaosStack {
     await this.connectDbs();
     // Replica by replica: the first control boot creates the cosigning key, the others load it.
     for (let r = 0; r < this.replicas; r++) {
-      const [ledger, control, worker] = await Promise.all([
+      const started = await Promise.allSettled([
         ServiceProcess.start(`ledger-${r}`, 'apps/ledger/src/main.ts', 'LEDGER_PORT', this.ledgerEnv),
         ServiceProcess.start(`control-${r}`, 'apps/control/src/main.ts', 'CONTROL_PORT', this.controlEnv),
         ServiceProcess.start(`worker-${r}`, 'apps/webhook-worker/src/main.ts', 'WORKER_PORT', this.workerEnv),
       ]);
-      this.ledgers.push(ledger);
-      this.controls.push(control);
-      this.workers.push(worker);
+      // Kept even when a sibling failed, so close() stops them.
+      started.forEach((p, i) => p.status === 'fulfilled' && [this.ledgers, this.controls, this.workers][i].push(p.value));
+      const failed = started.find((p): p is PromiseRejectedResult => p.status === 'rejected');
+      if (failed) throw failed.reason;
     }
     await this.seedLedger();
   }
