@@ -9,6 +9,7 @@ import { CONSOLE_DIST, ControlStack, DEV_SECRET, ensureConsoleBuilt, startContro
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.join(__dirname, 'artifacts');
 const OWNER = 'owner@example.com';
+const TEAMMATE = 'teammate@example.com';
 jest.setTimeout(30_000);
 
 /**
@@ -39,6 +40,17 @@ describe('console in a browser', () => {
   const pay = (amount: number) =>
     agentApi('POST', 'payment_intents', { budget_id: budgetId, amount_cents: amount, counterparty: 'vendor.example', idempotency_key: randomUUID() });
   const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+  const signIn = async (email: string) => {
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Development secret').fill(DEV_SECRET);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('header').getByText(email).waitFor();
+  };
+  const signOut = async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  };
   const go = async (hash: string, heading: string) => {
     await page.click(`nav >> text=${hash}`);
     await page.getByRole('heading', { level: 1, name: heading }).waitFor();
@@ -76,7 +88,7 @@ describe('console in a browser', () => {
     await page.getByText('That is not the development secret.').waitFor();
     await page.getByLabel('Development secret').fill(DEV_SECRET);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByText(OWNER).waitFor();
+    await page.locator('header').getByText(OWNER).waitFor();
     expect(new URL(page.url()).searchParams.has('code')).toBe(false);
 
     await page.getByText('You are not a member of any workspace yet').waitFor();
@@ -195,13 +207,35 @@ describe('console in a browser', () => {
     await shot('audit');
   });
 
-  it('invites a member (link shown once) and is readable at phone width', async () => {
+  it('invites a member who accepts through the link; the owner changes their role', async () => {
     await go('Workspaces', 'Workspaces');
-    await page.getByLabel('Invite by email').fill('teammate@example.com');
+    await page.getByLabel('Invite by email').fill(TEAMMATE);
     await page.getByRole('button', { name: 'Invite' }).click();
-    expect(await page.getByTestId('shown-once').textContent()).toContain('#/workspaces?invitation=');
+    const link = (await page.getByTestId('shown-once').textContent()) ?? '';
+    expect(link).toContain('#/workspaces?invitation=');
     await shot('workspaces');
 
+    // The teammate opens the link signed out: after sign-in the console returns to it.
+    await signOut();
+    await page.goto(link);
+    await signIn(TEAMMATE);
+    await page.getByRole('button', { name: 'Accept invitation' }).click();
+    await page.getByRole('heading', { name: 'Members of Acme' }).waitFor();
+    await go('Approvals', 'Approvals');
+    await page.getByText('approving and denying needs the approve capability').waitFor();
+    expect(await page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+
+    await signOut();
+    await signIn(OWNER);
+    await go('Workspaces', 'Workspaces');
+    await page.getByLabel(`Role of ${TEAMMATE}`).selectOption('admin');
+    await page.getByRole('button', { name: 'Change role' }).click();
+    await page.getByRole('button', { name: 'Yes, change role' }).click();
+    await page.getByRole('button', { name: 'Change role' }).waitFor({ state: 'detached' });
+    expect(await page.getByLabel(`Role of ${TEAMMATE}`).inputValue()).toBe('admin');
+  });
+
+  it('is readable at phone width, renews its token before expiry, and forgets it on sign-out', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await go('Approvals', 'Approvals');
     const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
@@ -212,8 +246,7 @@ describe('console in a browser', () => {
     await pollUntil(async () => refreshes.length, (n) => n > 0, 15_000, 100);
     await go('Agents', 'Agents');
     await page.getByTestId('agent-shopper').waitFor();
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await signOut();
     expect(await page.evaluate<string | null>("sessionStorage.getItem('bursar.console.tokens')")).toBeNull();
   });
 });

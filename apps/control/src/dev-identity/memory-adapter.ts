@@ -18,11 +18,15 @@ export function memoryAdapter(clients?: (id: string) => AdapterPayload | undefin
     async find(id: string) {
       return rows.get(this.key(id)) ?? (this.model === 'Client' ? clients?.(id) : undefined);
     }
+    /** Rows of this adapter's model only: an Interaction and a Session can carry the same field names. */
+    private own(): AdapterPayload[] {
+      return [...rows].filter(([key]) => key.startsWith(`${this.model}:`)).map(([, row]) => row);
+    }
     async findByUid(uid: string) {
-      return [...rows.values()].find((row) => row.uid === uid);
+      return this.own().find((row) => row.uid === uid);
     }
     async findByUserCode(userCode: string) {
-      return [...rows.values()].find((row) => row.userCode === userCode);
+      return this.own().find((row) => row.userCode === userCode);
     }
     async consume(id: string) {
       const row = rows.get(this.key(id));
@@ -31,8 +35,9 @@ export function memoryAdapter(clients?: (id: string) => AdapterPayload | undefin
     async destroy(id: string) {
       rows.delete(this.key(id));
     }
+    /** Called per token model; an Interaction that merely mentions the grant must survive it. */
     async revokeByGrantId(grantId: string) {
-      for (const [key, row] of rows) if (row.grantId === grantId) rows.delete(key);
+      for (const [key, row] of rows) if (key.startsWith(`${this.model}:`) && row.grantId === grantId) rows.delete(key);
     }
   };
 }
