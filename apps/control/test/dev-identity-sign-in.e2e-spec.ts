@@ -39,7 +39,7 @@ class Browser {
       // The provider's self-submitting form (ending a previous person's session) is what a browser posts.
       if (page.includes('document.forms[0].submit()')) {
         const action = /<form method="post" action="([^"]+)"/.exec(page)?.[1] ?? '';
-        const fields = new URLSearchParams([...page.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+        const fields = new URLSearchParams([...page.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m): [string, string] => [m[1], m[2]]));
         res = await this.fetch(action, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: fields.toString() });
         continue;
       }
