@@ -153,5 +153,6 @@ describe('development identity provider: console sign-in', () => {
     expect((noPkce as URL).searchParams.get('error')).toBe('invalid_request');
     const elsewhere = (await new Browser(issuer).follow(await authorize(new Browser(issuer), { redirect_uri: 'http://evil.example/' }).res)) as Response;
     expect(elsewhere.status).toBe(400);
+    expect(await elsewhere.text()).toContain('Sign-in failed');
   });
 });

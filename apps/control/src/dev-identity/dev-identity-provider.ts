@@ -13,6 +13,9 @@ export interface DevIdentityOptions {
   accessTokenTtlSeconds?: number;
 }
 
+export const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
 /** The console's client id: a public client (no secret) that signs people in with code + PKCE. */
 export const CONSOLE_CLIENT_ID = 'bursar-console';
 
@@ -57,6 +60,12 @@ export async function createDevIdentityProvider(options: DevIdentityOptions): Pr
     findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id, ...(id.includes('@') ? { email: id } : {}) }) }),
     // The console always gets a refresh token, so it can renew its access token before expiry.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    renderError: (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = `<!doctype html><meta charset="utf-8"><title>Sign-in failed</title><h1>Sign-in failed</h1><p>${escapeHtml(
+        `${out.error}: ${out.error_description ?? ''}`,
+      )}</p><p>Start again from the console.</p>`;
+    },
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },

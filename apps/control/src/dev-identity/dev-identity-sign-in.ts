@@ -1,12 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
-import { PERSON } from './dev-identity-provider';
+import { escapeHtml as escape, PERSON } from './dev-identity-provider';
 
 const INTERACTION = /^\/interaction\/([A-Za-z0-9_-]+)$/;
-
-const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 function page(uid: string, email: string, error?: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
