@@ -154,7 +154,7 @@ describe('console in a browser', () => {
     expect(verified.data).toMatchObject({ valid: true, amount_cents: 20_000 });
   });
 
-  it('denies a held payment and its reservation comes back', async () => {
+  it('denies a held payment (its reservation comes back) and a held action', async () => {
     const before = await agentApi('GET', `budgets/${budgetId}`);
     expect(before.body.data.remaining_cents).toBe(100_000 - 20_000 - 15_000);
     const card = page.locator('[data-testid^="held-"]');
@@ -164,6 +164,21 @@ describe('console in a browser', () => {
     await page.getByText('Nothing is waiting for a person.').waitFor();
     const after = await agentApi('GET', `budgets/${budgetId}`);
     expect(after.body.data.remaining_cents).toBe(100_000 - 20_000);
+
+    // Held actions have their own queue.
+    const action = await fetch(`${stack.controlUrl}/control/v1/agent/actions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${agentKey}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+      body: JSON.stringify({ budget_id: budgetId, action_type: 'llm.call', resource: 'gpt', cost_cents: 12_000 }),
+    });
+    expect(action.status).toBe(202);
+    await page.getByRole('form', { name: 'Queue filters' }).locator('select').first().selectOption('action_intents');
+    const held = page.getByTestId(`held-${((await action.json()) as { data: { id: string } }).data.id}`);
+    await held.getByText('llm.call gpt').waitFor();
+    await held.getByRole('button', { name: 'Deny' }).click();
+    await held.getByRole('button', { name: 'Yes, deny' }).click();
+    await page.getByText('Nothing is waiting for a person.').waitFor();
+    expect((await agentApi('GET', `budgets/${budgetId}`)).body.data.remaining_cents).toBe(100_000 - 20_000);
   });
 
   it('edits a policy with a live preview; API errors show next to the field', async () => {
