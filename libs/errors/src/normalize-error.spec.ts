@@ -1,4 +1,5 @@
 import { BadRequestException, NotFoundException, UnauthorizedException } from '@nestjs/common';
+import { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 import { ApiError } from './api-error';
 import { ErrorCatalog, mergeCatalogs } from './error-catalog';
 import { isUnavailableError, normalizeError, ValidationFailed } from './normalize-error';
@@ -87,6 +88,19 @@ describe('normalizeError', () => {
     ['too many connections', Object.assign(new Error('sorry, too many clients already'), { code: '53300' })],
     ['a deadlock victim past its retries', Object.assign(new Error('query failed'), { driverError: { code: '40P01', message: 'deadlock detected' } })],
     ['a serialization failure past its retries', Object.assign(new Error('query failed'), { driverError: { code: '40001' } })],
+    ['a session ended by pg_terminate_backend', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })],
+    ['a crash shutdown', Object.assign(new Error('query failed'), { driverError: { code: '57P02' } })],
+    ['a server still starting up', Object.assign(new Error('the database system is starting up'), { code: '57P03' })],
+    ['a connection exception class 08 (connection failure)', Object.assign(new Error('query failed'), { driverError: { code: '08006' } })],
+    ['a connection exception class 08 (unable to connect)', Object.assign(new Error('x'), { code: '08001' })],
+    ['a reset socket', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })],
+    ['TypeORM wrapping a reset socket', Object.assign(new Error('query failed'), { driverError: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) })],
+    ['pg closing a client on a server shutdown', new Error('Connection terminated')],
+    ['a query on a client whose connection already failed', new Error('Client has encountered a connection error and is not queryable')],
+    ['a query on a client that was closed', new Error('Client was closed and is not queryable')],
+    ['TypeORM wrapping a query on a failed client', Object.assign(new Error('query failed'), { driverError: new Error('Client has encountered a connection error and is not queryable') })],
+    ['a query runner released by its dropped connection', new QueryRunnerAlreadyReleasedError()],
+    ['a runner provider released by its dropped connection', new QueryRunnerProviderAlreadyReleasedError()],
   ])('answers %s with 503 and Retry-After, not 500', (_, cause) => {
     const n = normalizeError(cause);
     expect(n).toMatchObject({ status: 503, code: null, kind: 'unavailable', headers: { 'Retry-After': '1' } });

@@ -39,8 +39,18 @@ export const UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
  */
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '40001', '40P01', '55P03']);
 const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
-/** pg-pool's acquisition timeout and pg's dropped-connection messages carry no code. */
-const UNAVAILABLE_MESSAGE = /timeout exceeded when trying to connect|Connection terminated/i;
+/**
+ * pg-pool's acquisition timeout and pg's messages for a connection that dropped (or that dropped
+ * before the query was sent: "Client has encountered a connection error and is not queryable")
+ * carry no code.
+ */
+const UNAVAILABLE_MESSAGE = /timeout exceeded when trying to connect|Connection terminated|is not queryable/i;
+/**
+ * TypeORM's errors for using a query runner whose connection it already gave back: the services
+ * only ever release a runner after awaiting its work, so it was released by the runner's own
+ * reaction to its connection dropping mid-transaction.
+ */
+const RELEASED_RUNNER_ERRORS = new Set(['QueryRunnerAlreadyReleasedError', 'QueryRunnerProviderAlreadyReleasedError']);
 
 /**
  * True when the failure is the database (or another dependency) being unreachable or overloaded,
@@ -49,7 +59,8 @@ const UNAVAILABLE_MESSAGE = /timeout exceeded when trying to connect|Connection 
  */
 export function isUnavailableError(e: unknown, depth = 0): boolean {
   if (typeof e !== 'object' || e === null || depth > 3) return false;
-  const { code, message, driverError, cause, errors } = e as {
+  const { name, code, message, driverError, cause, errors } = e as {
+    name?: unknown;
     code?: unknown;
     message?: unknown;
     driverError?: unknown;
@@ -60,6 +71,7 @@ export function isUnavailableError(e: unknown, depth = 0): boolean {
     return true;
   }
   if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
+  if (typeof name === 'string' && RELEASED_RUNNER_ERRORS.has(name)) return true;
   const nested = [driverError, cause, ...(Array.isArray(errors) ? errors : [])];
   return nested.some((n) => n !== e && isUnavailableError(n, depth + 1));
 }
