@@ -34,7 +34,7 @@ export class ControlAppModule {
       global: true,
       imports: [
         ServiceKitModule.forRoot({ serviceName: 'control', logger, redisUrl: settings.REDIS_URL }),
-        TypeOrmModule.forRoot({ ...controlDataSourceOptions(settings.CONTROL_DATABASE_URL), retryAttempts: 0 }),
+        TypeOrmModule.forRoot({ ...controlDataSourceOptions(settings.CONTROL_DATABASE_URL, logger), retryAttempts: 0 }),
         // Express tries routes in the order they were registered, one pattern match each, so the
         // busiest (authorizations, simulations, cosignature checks) go first. No other module's
         // route shares their paths.

@@ -37,7 +37,7 @@ export class LedgerAppModule {
       global: true,
       imports: [
         ServiceKitModule.forRoot({ serviceName: 'ledger', logger, redisUrl: settings.REDIS_URL }),
-        TypeOrmModule.forRoot({ ...ledgerDataSourceOptions(settings.LEDGER_DATABASE_URL), retryAttempts: 0 }),
+        TypeOrmModule.forRoot({ ...ledgerDataSourceOptions(settings.LEDGER_DATABASE_URL, logger), retryAttempts: 0 }),
         // Express tries routes in the order they were registered, one pattern match each, so the
         // busiest (new transactions) go first. No other module's route shares their paths.
         TransactionsModule,

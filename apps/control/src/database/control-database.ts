@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { DataSourceOptions } from 'typeorm';
 import { typeOrmOptions } from '@bursar/service-kit';
 import { Agent } from '../agents/agent.entity';
@@ -22,9 +23,10 @@ import { controlMigrations } from './migrations';
  */
 const CONNECTION_WAIT_MS = 15_000;
 
-export function controlDataSourceOptions(url: string): DataSourceOptions {
+export function controlDataSourceOptions(url: string, logger?: Logger): DataSourceOptions {
   const options = typeOrmOptions({
     url,
+    logger,
     applicationName: 'bursar-control',
     entities: [Workspace, WorkspaceMembership, Agent, Budget, AuditEvent, SpendToken, WorkspaceInvitation, Policy, PolicyModule, Intent, CosignKey, BillingAccount, BillingCheckout, BillingEvent],
     migrations: controlMigrations,

@@ -59,7 +59,8 @@ export class OrganizationCache implements OnModuleInit, OnModuleDestroy {
       this.generation += 1;
       if (message.payload) this.rows.delete(message.payload);
     });
-    client.on('error', () => undefined);
+    // Logged, never thrown: 'end' follows and reconnects (an unheard 'error' would end the process).
+    client.on('error', (err) => this.logger.warn({ err: err.message }, 'organization change listener lost its connection; reconnecting'));
     client.on('end', () => this.lost(client));
     try {
       await client.connect();
