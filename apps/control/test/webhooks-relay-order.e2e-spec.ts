@@ -1,7 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { holdTransaction, pollUntil, webhookTestEnv } from '@bursar/testing';
+import { expectBurstFannedOutOnce, expectLateCommitDelivered, RelayProbe, webhookTestEnv } from '@bursar/testing';
 import { WebhookEventsService } from '../src/webhooks/webhook-events.service';
 import { bearer, createWorkspace } from './control-fixtures';
 import { ControlTestApp, startControlTestApp } from './control-test-app';
@@ -35,49 +34,14 @@ describe('Control webhook relay with late commits', () => {
     await idp.close();
   });
 
-  const emit = (type: string) => db.transaction((m) => t.app.get(WebhookEventsService).emit(m, workspaceId, type, {}));
-  const holdEmit = (type: string) => holdTransaction(db, (m) => t.app.get(WebhookEventsService).emit(m, workspaceId, type, {}));
-  const deliveries = async (eventIds: string[]): Promise<Map<string, number>> => {
-    const rows: { eventId: string; n: number }[] = await db.query(
-      `SELECT event_id AS "eventId", count(*)::int AS n FROM webhook_deliveries WHERE event_id = ANY ($1::uuid[]) GROUP BY event_id`,
-      [eventIds],
-    );
-    return new Map(rows.map((r) => [r.eventId, r.n]));
-  };
-
-  it('delivers an earlier-seq event that commits after the relay has handled a later one', async () => {
-    const held = await holdEmit('budget.low');
-    const later = await emit('budget.low');
-    expect(Number(later.seq)).toBeGreaterThan(Number(held.value.seq));
-    await pollUntil(() => deliveries([later.id]), (d) => d.get(later.id) === 1);
-    expect((await deliveries([held.value.id])).size).toBe(0);
-
-    await held.commit();
-    const done = await pollUntil(() => deliveries([held.value.id, later.id]), (d) => d.get(held.value.id) === 1);
-    expect([...done.values()]).toEqual([1, 1]);
+  const probe = (): RelayProbe => ({
+    db,
+    write: (m) => t.app.get(WebhookEventsService).emit(m, workspaceId, 'budget.low', {}),
+    unrelayedCount: async () =>
+      (await db.query(`SELECT count(*)::int AS n FROM webhook_events WHERE workspace_id = $1 AND relayed_at IS NULL`, [workspaceId]))[0].n,
   });
 
-  it('fans out every event exactly once while many commits land out of order', async () => {
-    const ids: string[] = [];
-    let writing = true;
-    const writer = async () => {
-      while (writing) ids.push((await emit('budget.low')).id);
-    };
-    const staller = async () => {
-      while (writing) {
-        const held = await holdEmit('budget.low');
-        ids.push(held.value.id);
-        await sleep(20 + Math.random() * 60);
-        await held.commit();
-      }
-    };
-    const running = [writer(), writer(), writer(), writer(), staller(), staller()];
-    await sleep(1_500);
-    writing = false;
-    await Promise.all(running);
-    const done = await pollUntil(() => deliveries(ids), (d) => d.size === ids.length, 15_000);
-    expect([...done.values()].every((n) => n === 1)).toBe(true);
-    const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM webhook_events WHERE workspace_id = $1 AND relayed_at IS NULL`, [workspaceId]);
-    expect(n).toBe(0);
-  }, 30_000);
+  it('delivers an earlier-seq event that commits after the relay has handled a later one', () => expectLateCommitDelivered(probe()));
+
+  it('fans out every event exactly once while many commits land out of order', () => expectBurstFannedOutOnce(probe()), 30_000);
 });

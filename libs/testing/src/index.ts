@@ -6,3 +6,4 @@ export * from './app-process';
 export * from './webhook-env';
 export * from './poll-until';
 export * from './held-transaction';
+export * from './relay-order';
