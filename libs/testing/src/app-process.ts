@@ -7,6 +7,21 @@ const root = path.resolve(__dirname, '../../..');
 /** `node -r` this to run the repository's TypeScript sources directly (aliases included). */
 export const SWC_REGISTER = path.join(__dirname, 'swc-register.js');
 
+/** Runs one of the repository's TypeScript entry points (a migration, an operator CLI) to completion; resolves with its stdout. */
+export function runScript(entry: string, args: string[], env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-r', SWC_REGISTER, path.join(root, entry), ...args], {
+      env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${entry} ${args.join(' ')} failed: ${err}`))));
+  });
+}
+
 export interface AppProcess {
   port: number;
   /** SIGKILL: no shutdown hook runs, the way a crashed or evicted pod ends. */

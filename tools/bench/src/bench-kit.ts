@@ -1,14 +1,13 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import type autocannon from 'autocannon';
-import { createTestDatabase, SWC_REGISTER, TestDatabase } from '@bursar/testing';
+import { createTestDatabase, runScript, TestDatabase } from '@bursar/testing';
 
 /*
  * Shared harness of the `pnpm bench:*` scripts: scratch databases on the local Postgres, app
  * processes running the TypeScript sources, percentiles and a uniform report.
  */
 
-export const REPO_ROOT = path.resolve(__dirname, '../../..');
+// The bench tools run scripts through bench-kit, like everything else they share.
+export { runScript };
 
 /** Totals and worst values over the load generators of one run, one per service replica. */
 export function overReplicas(results: autocannon.Result[]) {
@@ -28,20 +27,6 @@ export function redisUrl(): string {
   return process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 }
 
-/** Runs a TypeScript entry point (e.g. the ledger admin CLI) to completion; resolves with its stdout. */
-export function runScript(entry: string, args: string[], env: Record<string, string>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', SWC_REGISTER, path.join(REPO_ROOT, entry), ...args], {
-      env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${entry} ${args.join(' ')} failed: ${err}`))));
-  });
-}
 
 /** The p-th percentile (nearest rank) of `values`. */
 export function percentile(values: number[], p: number): number {

@@ -1,26 +1,10 @@
-import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { Client } from 'pg';
 import { digestSecret, generateSecretKey, randomToken } from '@bursar/crypto';
-import { startWebhookReceiver, SWC_REGISTER, WebhookReceiver } from '@bursar/testing';
-import { call, PrivateRedis, REPO_ROOT, ServiceProcess } from './chaos-kit';
+import { runScript, startWebhookReceiver, WebhookReceiver } from '@bursar/testing';
+import { call, PrivateRedis, ServiceProcess } from './chaos-kit';
 import { PrivatePostgres } from './private-postgres';
 
-/** Runs a TypeScript entry point (a migration or an operator CLI) to completion; resolves with its stdout. */
-export function runScript(entry: string, args: string[], env: Record<string, string>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', SWC_REGISTER, path.join(REPO_ROOT, entry), ...args], {
-      env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${entry} ${args.join(' ')} failed: ${err}`))));
-  });
-}
 
 /** Accounts the ledger writers move money between: a few per currency, so transfers contend. */
 export const LEDGER_ACCOUNTS: Record<string, string[]> = {
