@@ -11,7 +11,7 @@ bootstrap(async () => {
   const dataSource = await new DataSource(controlDataSourceOptions(settings.CONTROL_DATABASE_URL)).initialize();
   try {
     await dataSource.runMigrations({ transaction: 'each' });
-    const result = await runControlAdmin(process.argv.slice(2), dataSource, settings.CONTROL_SECRET_KEY);
+    const result = await runControlAdmin(process.argv.slice(2), dataSource, settings);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } catch (err) {
     throw err instanceof AdminUsageError ? new Error(`${err.message}\n${ADMIN_USAGE}`) : err;

@@ -1,10 +1,11 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { runControlAdmin } from '../src/admin/control-admin';
 import { CosignService } from '../src/cosign/cosign.service';
+import { CosignKeysRepository } from '../src/cosign/cosign-keys.repository';
 import { CosignKeysService } from '../src/cosign/cosign-keys.service';
 import { bearer } from './control-fixtures';
 import { agentWithPolicy, COSIGN_ISSUER, DecisionStack, pay, startDecisionStack, TestAgent } from './decision-fixtures';
@@ -170,27 +171,97 @@ describe('cosignatures', () => {
     expect(settled).toEqual({ data: { valid: false, reason: 'already_settled' } });
   });
 
-  it('keeps verifying old cosignatures after a rotation and signs new ones with the new key', async () => {
-    const before = await authorize();
-    const oldKid = decodeProtectedHeader(before.token).kid;
-    const rotated = await runControlAdmin(['rotate-cosign-key'], s.t.app.get(DataSource), s.t.settings.CONTROL_SECRET_KEY);
-    expect(rotated.kid).not.toBe(oldKid);
-    await s.t.app.get(CosignKeysService).rotate();
-    const after = await authorize();
-    const newKid = decodeProtectedHeader(after.token).kid;
-    expect(newKid).not.toBe(oldKid);
-    const jwks = createRemoteJWKSet(new URL(`${base}/.well-known/jwks.json`));
-    await jwtVerify(before.token, jwks);
-    await jwtVerify(after.token, jwks);
-    expect((await http().get('/.well-known/jwks.json')).body.keys.map((k: { kid: string }) => k.kid)).toEqual(expect.arrayContaining([oldKid, newKid, rotated.kid]));
-    await verify(before.token).expect(200);
-    await verify(after.token).expect(200);
-    await expect(runControlAdmin(['nope'], s.t.app.get(DataSource), s.t.settings.CONTROL_SECRET_KEY)).rejects.toThrow('unknown command');
-  });
-
   it('stores private keys sealed, never in the clear', async () => {
     const rows = await s.t.app.get(DataSource).query(`SELECT private_jwk_sealed FROM cosign_keys`);
     for (const row of rows) expect(row.private_jwk_sealed).toMatch(/^v1\./);
+  });
+});
+
+describe('cosigning key rotation', () => {
+  // Short on purpose: replicas reload every second, executors may cache the JWKS for one, so a
+  // rotated key may sign 3 s after the rotation (validated: longer than reload + cache lifetime).
+  const timing = { COSIGN_KEY_RELOAD_MS: '1000', COSIGN_JWKS_MAX_AGE_SECONDS: '1', COSIGN_KEY_ACTIVATION_DELAY_MS: '3000' };
+  let s: DecisionStack;
+  let server: Server;
+  let base: string;
+  let agent: TestAgent;
+
+  beforeAll(async () => {
+    s = await startDecisionStack('cosign_rotation', timing);
+    server = s.t.app.getHttpServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    agent = await agentWithPolicy(s, { per_transaction_cap_cents: 50_000 }, 1_000_000);
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await s.close();
+  });
+
+  const authorize = async () => (await pay(s.t.app, agent, { amount_cents: 100, counterparty: 'acme' }).expect(201)).body.cosignature as string;
+  const kidOf = (token: string) => decodeProtectedHeader(token).kid;
+  const jwksKids = async () => {
+    const res = await request(server).get('/.well-known/jwks.json').expect(200);
+    expect(res.headers['cache-control']).toBe('public, max-age=1');
+    return res.body.keys.map((k: { kid: string }) => k.kid) as string[];
+  };
+  /** Another replica on the same database: its own key cache, loaded before the rotation. */
+  const replica = async () => {
+    const other = new CosignKeysService(s.t.app.get(DataSource), s.t.app.get(CosignKeysRepository), s.t.settings);
+    await other.onModuleInit();
+    return other;
+  };
+
+  it('publishes a rotated key at once, keeps signing with the old one until activation, then signs with the new one', async () => {
+    const oldKid = kidOf(await authorize());
+    const other = await replica();
+    const rotated = await s.t.app.get(CosignKeysService).rotate();
+    const newKid = rotated.kid;
+    const activatesAt = rotated.activates_at.getTime();
+    expect(activatesAt - rotated.created_at.getTime()).toBeGreaterThanOrEqual(2_999);
+    // A verifier that fetches the set right after the rotation and keeps it.
+    const early = createLocalJWKSet({ keys: (await request(server).get('/.well-known/jwks.json')).body.keys });
+    expect(await jwksKids()).toEqual(expect.arrayContaining([oldKid, newKid]));
+
+    const tokens: string[] = [];
+    const signers = () => Promise.all([s.t.app.get(CosignKeysService), other].map(async (r) => (await r.signingKey())?.kid));
+    while (Date.now() < activatesAt - 100) {
+      const token = await authorize();
+      tokens.push(token);
+      expect(kidOf(token)).toBe(oldKid);
+      // The replica that has not reloaded yet signs with the old key too, and lists the new one once it reloads.
+      expect(await signers()).toEqual([oldKid, oldKid]);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(tokens.length).toBeGreaterThan(5);
+    expect((await other.jwks()).keys.map((k) => k.kid)).toContain(newKid);
+
+    await new Promise((r) => setTimeout(r, Math.max(0, activatesAt - Date.now() + 50)));
+    // Both replicas switch at the activation time itself, whenever they last reloaded.
+    expect(await signers()).toEqual([newKid, newKid]);
+    const after = await authorize();
+    expect(kidOf(after)).toBe(newKid);
+    tokens.push(after);
+
+    // Every cosignature issued verifies with the set fetched right after the rotation, and with today's.
+    const now = createRemoteJWKSet(new URL(`${base}/.well-known/jwks.json`));
+    for (const token of tokens) {
+      await jwtVerify(token, early);
+      await jwtVerify(token, now);
+      await request(server).post('/control/v1/cosign/verify').send({ authorization: token }).expect(200);
+    }
+  });
+
+  it('keeps verifying cosignatures of retired keys after further rotations', async () => {
+    const before = await authorize();
+    await s.t.app.get(CosignKeysService).rotate();
+    const printed = await runControlAdmin(['rotate-cosign-key'], s.t.app.get(DataSource), s.t.settings);
+    // The CLI says when its key starts signing.
+    expect(Date.parse(printed.activates_at as string) - Date.parse(printed.created_at as string)).toBeGreaterThanOrEqual(2_999);
+    expect(await jwksKids()).toContain(kidOf(before));
+    await jwtVerify(before, createRemoteJWKSet(new URL(`${base}/.well-known/jwks.json`)));
+    await request(server).post('/control/v1/cosign/verify').send({ authorization: before }).expect(200);
+    await expect(runControlAdmin(['nope'], s.t.app.get(DataSource), s.t.settings)).rejects.toThrow('unknown command');
   });
 });
 

@@ -1,7 +1,8 @@
 import { IsAes256Key, IsPostgresUrl } from '@bursar/service-kit';
+import { withCosignTiming } from './cosign-timing.settings';
 
-/** The operator CLI needs the database and the key that seals cosigning keys. */
-export class ControlAdminSettings {
+/** The operator CLI needs the database, the key that seals cosigning keys, and when a rotated key may sign. */
+export class ControlAdminSettings extends withCosignTiming(class {}) {
   @IsPostgresUrl()
   CONTROL_DATABASE_URL: string;
 

@@ -1,9 +1,10 @@
 import { IsInt, IsOptional, IsString, Matches, Min } from 'class-validator';
 import { IsAes256Key, IsHttpUrl, IsPort, IsPostgresUrl, ToInt } from '@bursar/service-kit';
 import { WebhookServiceSettings } from '@bursar/queue';
+import { withCosignTiming } from './cosign-timing.settings';
 
 /** Environment of the control service, validated once at boot. */
-export class ControlSettings extends WebhookServiceSettings {
+export class ControlSettings extends withCosignTiming(WebhookServiceSettings) {
   @IsPort()
   CONTROL_PORT = 3000;
 

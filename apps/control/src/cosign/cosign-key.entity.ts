@@ -16,8 +16,13 @@ export class CosignKey {
   @Column('text', { select: false })
   private_jwk_sealed: string;
 
+  /** `active`: the newest key, signing from `activates_at`; `retired`: replaced, signing until its `retired_at`. */
   @Column('text')
   status: 'active' | 'retired';
+
+  /** When it starts signing; published (and verifying) from its creation. */
+  @Column('timestamptz')
+  activates_at: Date;
 
   @CreateDateColumn({ type: 'timestamptz' })
   created_at: Date;

@@ -10,13 +10,13 @@ export type CosignKeyWithSecret = CosignKey & { private_jwk_sealed: string };
 export class CosignKeysRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Every key, active first; retired keys stay so cosignatures they signed keep verifying. */
+  /** Every key, latest activation first; retired keys stay so cosignatures they signed keep verifying. */
   all(em: EntityManager = this.dataSource.manager): Promise<CosignKeyWithSecret[]> {
     return em
       .getRepository(CosignKey)
       .createQueryBuilder('k')
       .addSelect('k.private_jwk_sealed')
-      .orderBy(`k.status = 'active'`, 'DESC')
+      .orderBy('k.activates_at', 'DESC')
       .addOrderBy('k.created_at', 'DESC')
       .getMany() as Promise<CosignKeyWithSecret[]>;
   }
@@ -30,11 +30,20 @@ export class CosignKeysRepository {
     return (await em.count(CosignKey, { where: { status: 'active' } })) > 0;
   }
 
-  async retireActive(em: EntityManager): Promise<void> {
-    await em.update(CosignKey, { status: 'active' }, { status: 'retired', retired_at: () => 'now()' });
+  /** The newest key gives way to one signing `activationDelayMs` from now (database clock); it signs until then. */
+  async retireActive(em: EntityManager, activationDelayMs: number): Promise<void> {
+    await em.query(`UPDATE cosign_keys SET status = 'retired', retired_at = clock_timestamp() + $1 * interval '1 millisecond' WHERE status = 'active'`, [
+      activationDelayMs,
+    ]);
   }
 
-  insert(em: EntityManager, fields: { kid: string; public_jwk: JWK; private_jwk_sealed: string }): Promise<CosignKey> {
-    return em.save(em.create(CosignKey, { ...fields, status: 'active' }));
+  /** The new newest key, published from now and signing `activationDelayMs` from now. */
+  async insert(em: EntityManager, fields: { kid: string; public_jwk: JWK; private_jwk_sealed: string }, activationDelayMs: number): Promise<CosignKey> {
+    const [row] = await em.query(
+      `INSERT INTO cosign_keys (kid, public_jwk, private_jwk_sealed, status, created_at, activates_at)
+       VALUES ($1, $2, $3, 'active', clock_timestamp(), clock_timestamp() + $4 * interval '1 millisecond') RETURNING kid, created_at, activates_at`,
+      [fields.kid, JSON.stringify(fields.public_jwk), fields.private_jwk_sealed, activationDelayMs],
+    );
+    return row;
   }
 }

@@ -1,8 +1,9 @@
-import { applyDecorators, Body, Controller, Get, Header, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiExtraModels, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { ApiData } from '../common/openapi-responses';
 import type { Request, Response } from 'express';
 import { bearerToken } from '@bursar/service-kit';
+import { ControlSettings } from '../config/control.settings';
 import { CosignErrors } from './cosign.errors';
 import { CosignatureCheck, CosignService, INVALID_REASONS } from './cosign.service';
 import { CosignKeysService } from './cosign-keys.service';
@@ -42,6 +43,7 @@ export class CosignController {
   constructor(
     private readonly cosign: CosignService,
     private readonly keys: CosignKeysService,
+    @Inject(ControlSettings) private readonly settings: Pick<ControlSettings, 'COSIGN_JWKS_MAX_AGE_SECONDS'>,
   ) {}
 
   @Post('control/v1/cosign/verify')
@@ -60,8 +62,10 @@ export class CosignController {
 
   @Get('.well-known/jwks.json')
   @HttpCode(200)
-  @Header('Cache-Control', 'public, max-age=300')
-  @ApiOperation({ summary: 'Public keys of every cosigning key that may still verify; empty when cosigning is off' })
+  @ApiOperation({
+    summary: 'Public keys of every cosigning key that may still verify, or will sign; empty when cosigning is off',
+    description: 'Cacheable for COSIGN_JWKS_MAX_AGE_SECONDS (Cache-Control max-age); a rotated key is listed here before it signs anything.',
+  })
   @ApiResponse({
     status: 200,
     description: 'A JSON Web Key Set (RFC 7517), not enveloped',
@@ -80,7 +84,9 @@ export class CosignController {
       },
     },
   })
-  jwks() {
+  jwks(@Res({ passthrough: true }) res: Response) {
+    // A rotated key signs only after this lifetime has passed (COSIGN_KEY_ACTIVATION_DELAY_MS is validated against it).
+    res.setHeader('Cache-Control', `public, max-age=${this.settings.COSIGN_JWKS_MAX_AGE_SECONDS}`);
     return this.keys.jwks();
   }
 
