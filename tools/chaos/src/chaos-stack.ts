@@ -20,6 +20,9 @@ export interface ControlAgent {
   policyId: string;
 }
 
+/** Cosigning key reload, JWKS lifetime and activation delay of the campaign's control replicas. */
+export const COSIGN_TIMING = { COSIGN_KEY_RELOAD_MS: '5000', COSIGN_JWKS_MAX_AGE_SECONDS: '5', COSIGN_KEY_ACTIVATION_DELAY_MS: '12000' };
+
 /**
  * Everything the campaign runs, on a private Postgres and a private Redis: `replicas` ledger and
  * control processes and as many webhook workers (on one database each and one Redis), a local
@@ -89,6 +92,8 @@ export class ChaosStack {
       CONTROL_SECRET_KEY: generateSecretKey(),
       COSIGN_ISSUER: 'https://control.chaos.invalid',
       AGENT_RATE_LIMIT_PER_MINUTE: '100000000',
+      // The production rule at a smaller scale (30 s / 60 s / 120 s by default), so a rotation activates within the scenario.
+      ...COSIGN_TIMING,
     };
     // A killed worker's in-flight deliveries go back to the queue after 5 s instead of 30.
     this.workerEnv = { ...webhooks, WORKER_LOCK_DURATION_MS: '5000', WEBHOOK_TIMEOUT_MS: '5000' };

@@ -116,11 +116,9 @@ export class CosignKeysService implements OnModuleInit {
    */
   async jwks(): Promise<{ keys: JWK[] }> {
     if (!this.enabled) return { keys: [] };
-    let loaded = this.loaded;
-    if (!loaded || this.stale(loaded)) {
-      // With the database away, the set already loaded is still the best answer.
-      loaded = await this.reload().catch((err: unknown) => this.loaded ?? Promise.reject(err));
-    }
+    const held = this.loaded;
+    // With the database away, the set already loaded is still the best answer.
+    const loaded = held && !this.stale(held) ? held : await this.reload().catch((err: unknown) => held ?? Promise.reject(err));
     return { keys: loaded.published };
   }
 
