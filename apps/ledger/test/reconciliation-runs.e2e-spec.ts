@@ -156,6 +156,41 @@ describe('Reconciliation runs', () => {
     expect(replay.body.data.id).toBe(once.body.data.id);
   });
 
+  it('drops only the match whose posting was taken while its batch waited, and writes the rest', async () => {
+    const api = await books();
+    const taken = await deposit(api, '310', at('10:00:00'));
+    const kept = await deposit(api, '320', at('10:00:00'));
+    // A hand reconciliation holds the posting while the run's batch reaches it, then commits first.
+    const holder = db.createQueryRunner();
+    await holder.connect();
+    await holder.startTransaction();
+    await holder.query(`SELECT id FROM postings WHERE id = $1 FOR UPDATE`, [taken]);
+    let res;
+    try {
+      const pending = inline(api, { source: 'contended', items: [item('t1', '310', at('10:05:00')), item('t2', '320', at('10:05:00'))] }).then((r) => r);
+      await pollUntil(
+        () => db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%UPDATE postings p%'`),
+        (rows: { n: number }[]) => rows[0].n > 0,
+      );
+      await holder.query(`UPDATE postings SET reconciled_at = clock_timestamp() WHERE id = $1`, [taken]);
+      await holder.commitTransaction();
+      res = await pending;
+    } finally {
+      if (holder.isTransactionActive) await holder.rollbackTransaction();
+      await holder.release();
+    }
+    const run = res.body.data;
+    expect(res.status).toBe(201);
+    expect(run).toMatchObject({ status: 'completed', matched_count: 1, unmatched_count: 1 });
+    expect(run.matched).toEqual([expect.objectContaining({ external_id: 't2', posting_id: kept })]);
+    expect(run.unmatched_external).toEqual([expect.objectContaining({ external_id: 't1' })]);
+    const matches = await db.query(`SELECT posting_ids FROM reconciliation_matches WHERE reconciliation_run_id = $1`, [run.id]);
+    expect(matches).toEqual([{ posting_ids: [String(kept)] }]);
+    const rows = await db.query(`SELECT external_id, status FROM external_transactions WHERE source_id = $1 ORDER BY external_id`, [run.source_id]);
+    expect(rows).toEqual([{ external_id: 't1', status: 'open' }, { external_id: 't2', status: 'matched' }]);
+    expect((await api.events('reconciliation.match_created')).map((e) => e.data.posting_ids)).toEqual([[kept]]);
+  });
+
   it('pairs by external reference first, whatever the date, for the exact amount', async () => {
     const api = await books();
     const far = await deposit(api, '500', '2026-02-01T00:00:00Z', { external_refs: [{ rail: 'ach', kind: 'trace', value: 'T-1' }] });

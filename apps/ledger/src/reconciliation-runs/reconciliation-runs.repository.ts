@@ -74,6 +74,45 @@ function toPosting(r: Omit<RefRow, 'row_id'>): MatchPosting {
   return { id: r.id, accountId: r.account_id, amount: BigInt(r.amount), currency: r.currency, valueDate: Number(r.value_ms), taken: false };
 }
 
+/**
+ * A batch of matches as the set-based writes read it: `m(id, row_id, strategy, posting_ids,
+ * amount, currency, residual, n)` from seven array parameters starting at `$first` (matchArrays).
+ */
+const MATCH_SET = (first: number) =>
+  `SELECT * FROM unnest(${['uuid', 'uuid', 'text', 'text', 'text', 'text', 'text'].map((t, k) => `$${first + k}::${t}[]`).join(', ')})
+     WITH ORDINALITY AS m(id, row_id, strategy, posting_ids, amount, currency, residual, n)`;
+
+function matchArrays(items: WrittenMatch[]): unknown[] {
+  return [
+    items.map((w) => w.id),
+    items.map((w) => w.match.row.id),
+    items.map((w) => w.match.pass),
+    items.map((w) => w.match.postings.map((p) => p.id).join(',')),
+    items.map((w) => w.match.row.amount.toString()),
+    items.map((w) => w.match.row.currency),
+    items.map((w) => w.match.residual.toString()),
+  ];
+}
+
+/**
+ * Inserts `reconciliation.match_created` for every match of `m`, and `reconciliation.break_auto_resolved`
+ * for those inside the tolerance, in batch order (the columns EventsService.record writes). Its six
+ * parameters from `$first`: organization, ledger, mode, run id, created_at text, tolerance.
+ */
+const MATCH_EVENTS = ({ first }: { first: number }) => {
+  const [org, ledger, mode, runId, at, tolerance] = [0, 1, 2, 3, 4, 5].map((k) => `$${first + k}`);
+  return `INSERT INTO events (organization_id, ledger_id, mode, type, resource_id, data)
+    SELECT ${org}::uuid, ${ledger}::uuid, ${mode}::text, t.type, m.id::text,
+      jsonb_build_object('object', 'reconciliation_match', 'id', m.id, 'match_id', m.id, 'external_transaction_id', m.row_id,
+        'reconciliation_run_id', ${runId}::uuid, 'strategy', m.strategy, 'posting_ids', to_jsonb(string_to_array(m.posting_ids, ',')::bigint[]),
+        'amount', m.amount::numeric::text, 'currency', m.currency, 'residual', m.residual::numeric::text,
+        'auto_resolved', m.residual::numeric <> 0, 'created_at', ${at}::text)
+      || CASE WHEN t.type = 'reconciliation.break_auto_resolved' THEN jsonb_build_object('tolerance', ${tolerance}::text) ELSE '{}' END
+    FROM m CROSS JOIN LATERAL (VALUES (1, 'reconciliation.match_created'), (2, 'reconciliation.break_auto_resolved')) AS t(k, type)
+    WHERE t.k = 1 OR m.residual::numeric <> 0
+    ORDER BY m.n, t.k`;
+};
+
 @Injectable()
 export class ReconciliationRunsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -249,15 +288,82 @@ export class ReconciliationRunsRepository {
   }
 
   /**
-   * Writes one batch of matches in a handful of set-based statements, inside the caller's
-   * transaction: locks the rows still open (and without a live match) and claims the postings
-   * still unreconciled (and in no live match), drops any match whose row or postings were taken
-   * meanwhile (a manual match, another source's run), then inserts the matches, their postings and
-   * their events and marks the rows matched. The unique live indexes stay the last word: should
-   * they refuse an insert anyway, the batch is written again one match at a time and the refused
-   * matches are skipped, never an error. Returns the matches written.
+   * Writes one batch of matches inside the caller's transaction. The common case is one statement
+   * (see writeAllAtOnce); when it finds a row or a posting taken meanwhile, or a unique live index
+   * refuses it, it is rolled back to a savepoint and the batch goes through writeCarefully, which
+   * drops or skips exactly the matches that lost out. Returns the matches written.
    */
-  async writeMatches(
+  async writeMatches(manager: EntityManager, scope: LedgerScope, run: RunRecord, matches: FoundMatch[], now: Date): Promise<WrittenMatch[]> {
+    if (matches.length === 0) return [];
+    const batch = matches.map((match) => ({ match, id: randomUUID() }));
+    await manager.query('SAVEPOINT reconciliation_batch');
+    try {
+      if (await this.writeAllAtOnce(manager, scope, run, batch, now)) {
+        await manager.query('RELEASE SAVEPOINT reconciliation_batch');
+        return batch;
+      }
+    } catch (err) {
+      if (!(err instanceof QueryFailedError && (err.driverError as { code?: string }).code === UNIQUE_VIOLATION)) throw err;
+    }
+    await manager.query('ROLLBACK TO SAVEPOINT reconciliation_batch');
+    return this.writeCarefully(manager, scope, run, matches, now);
+  }
+
+  /**
+   * The whole batch in one statement: claims the postings (still unreconciled), marks the rows
+   * (still open), inserts the matches, their postings and their events. Every sub-statement sees
+   * the same snapshot and the row locks are taken by the updates themselves, so the batch is good
+   * only when every posting and every row was taken: false otherwise, and the caller rolls it back.
+   */
+  private async writeAllAtOnce(manager: EntityManager, scope: LedgerScope, run: RunRecord, batch: WrittenMatch[], now: Date): Promise<boolean> {
+    const postingIds = batch.flatMap((w) => w.match.postings.map((p) => p.id));
+    const [done]: { claimed: number; marked: number }[] = await manager.query(
+      `WITH m AS (${MATCH_SET(1)}),
+       claimed AS (
+         UPDATE postings p SET reconciled_at = $14, reconciliation_reference = coalesce($15, p.reconciliation_reference)
+         WHERE p.ledger_id = $9 AND p.id = ANY ($16::bigint[]) AND ${CANDIDATE}
+         RETURNING p.id),
+       marked AS (
+         UPDATE external_transactions x SET status = 'matched', matched_at = $14, reconciliation_run_id = $11, reconciliation_match_id = m.id,
+           updated_at = $14
+         FROM m WHERE x.ledger_id = $9 AND x.id = ANY ($2::uuid[]) AND x.id = m.row_id AND x.status = 'open'
+         RETURNING x.id),
+       inserted AS (
+         INSERT INTO reconciliation_matches (id, ledger_id, external_transaction_id, reconciliation_run_id, strategy, posting_ids,
+           amount, currency, residual, auto_resolved, created_at)
+         SELECT m.id, $9, m.row_id, $11, m.strategy, string_to_array(m.posting_ids, ',')::bigint[], m.amount::numeric, m.currency,
+           m.residual::numeric, m.residual::numeric <> 0, $14
+         FROM m),
+       linked AS (
+         INSERT INTO reconciliation_match_postings (match_id, posting_id, ledger_id)
+         SELECT m.id, unnest(string_to_array(m.posting_ids, ',')::bigint[]), $9 FROM m),
+       announced AS (${MATCH_EVENTS({ first: 8 })})
+       SELECT (SELECT count(*) FROM claimed)::int AS claimed, (SELECT count(*) FROM marked)::int AS marked`,
+      [
+        ...matchArrays(batch),
+        scope.organizationId,
+        scope.ledgerId,
+        scope.mode,
+        run.id,
+        now.toISOString(),
+        run.autoResolveBelow,
+        now,
+        run.externalReference,
+        postingIds,
+      ],
+    );
+    return done.claimed === postingIds.length && done.marked === batch.length;
+  }
+
+  /**
+   * Writes one batch a step at a time: locks the rows still open (and without a live match) and
+   * claims the postings still unreconciled (and in no live match), drops any match whose row or
+   * postings were taken meanwhile (a manual match, another source's run), then inserts the
+   * matches, their postings and their events and marks the rows matched. Should a unique live
+   * index refuse an insert anyway, the batch is written again one match at a time and the refused
+   * matches are skipped, never an error.
+   */
+  private async writeCarefully(
     manager: EntityManager,
     scope: LedgerScope,
     run: RunRecord,
@@ -298,7 +404,7 @@ export class ReconciliationRunsRepository {
        FROM unnest($4::uuid[], $5::uuid[]) AS m(row_id, id) WHERE x.ledger_id = $1 AND x.id = m.row_id`,
       [scope.ledgerId, now, run.id, written.map((w) => w.match.row.id), written.map((w) => w.id)],
     );
-    await this.recordMatchEvents(manager, scope, run, written.map((w) => w.id), now);
+    await this.recordMatchEvents(manager, scope, run, written, now);
     return written;
   }
 
@@ -342,53 +448,33 @@ export class ReconciliationRunsRepository {
     now: Date,
   ): Promise<void> {
     await manager.query(
-      `INSERT INTO reconciliation_matches (id, ledger_id, external_transaction_id, reconciliation_run_id, strategy, posting_ids,
-         amount, currency, residual, auto_resolved, created_at)
-       SELECT m.id, $1, m.row_id, $2, m.strategy, string_to_array(m.posting_ids, ',')::bigint[], m.amount::numeric, m.currency,
-         m.residual::numeric, m.residual::numeric <> 0, $3
-       FROM unnest($4::uuid[], $5::uuid[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])
-         AS m(id, row_id, strategy, posting_ids, amount, currency, residual)`,
-      [
-        scope.ledgerId,
-        run.id,
-        now,
-        items.map((w) => w.id),
-        items.map((w) => w.match.row.id),
-        items.map((w) => w.match.pass),
-        items.map((w) => w.match.postings.map((p) => p.id).join(',')),
-        items.map((w) => w.match.row.amount.toString()),
-        items.map((w) => w.match.row.currency),
-        items.map((w) => w.match.residual.toString()),
-      ],
-    );
-    const pairs = items.flatMap((w) => w.match.postings.map((p) => [w.id, p.id] as const));
-    await manager.query(
-      `INSERT INTO reconciliation_match_postings (match_id, posting_id, ledger_id)
-       SELECT m.match_id, m.posting_id, $1 FROM unnest($2::uuid[], $3::bigint[]) AS m(match_id, posting_id)`,
-      [scope.ledgerId, pairs.map((p) => p[0]), pairs.map((p) => p[1])],
+      `WITH m AS (${MATCH_SET(4)}),
+       inserted AS (
+         INSERT INTO reconciliation_matches (id, ledger_id, external_transaction_id, reconciliation_run_id, strategy, posting_ids,
+           amount, currency, residual, auto_resolved, created_at)
+         SELECT m.id, $1, m.row_id, $2, m.strategy, string_to_array(m.posting_ids, ',')::bigint[], m.amount::numeric, m.currency,
+           m.residual::numeric, m.residual::numeric <> 0, $3
+         FROM m)
+       INSERT INTO reconciliation_match_postings (match_id, posting_id, ledger_id)
+       SELECT m.id, unnest(string_to_array(m.posting_ids, ',')::bigint[]), $1 FROM m`,
+      [scope.ledgerId, run.id, now, ...matchArrays(items)],
     );
   }
 
   /**
    * `reconciliation.match_created` for every match, and `reconciliation.break_auto_resolved` for
-   * those inside the tolerance, as one statement each (the columns EventsService.record writes).
+   * those inside the tolerance, as one statement (the columns EventsService.record writes).
    */
-  private async recordMatchEvents(manager: EntityManager, scope: LedgerScope, run: RunRecord, matchIds: string[], now: Date): Promise<void> {
-    const body = `jsonb_build_object('object', 'reconciliation_match', 'id', m.id, 'match_id', m.id,
-      'external_transaction_id', m.external_transaction_id, 'reconciliation_run_id', m.reconciliation_run_id,
-      'strategy', m.strategy, 'posting_ids', to_jsonb(m.posting_ids), 'amount', m.amount::text, 'currency', m.currency,
-      'residual', m.residual::text, 'auto_resolved', m.auto_resolved, 'created_at', $5::text)`;
-    await manager.query(
-      `INSERT INTO events (organization_id, ledger_id, mode, type, resource_id, data)
-       SELECT $1, $2, $3, t.type, m.id::text,
-         ${body} || CASE WHEN t.type = 'reconciliation.break_auto_resolved' THEN jsonb_build_object('tolerance', $6::text) ELSE '{}' END
-       FROM unnest($4::uuid[]) WITH ORDINALITY AS x(id, n)
-       JOIN reconciliation_matches m ON m.id = x.id
-       CROSS JOIN LATERAL (VALUES (1, 'reconciliation.match_created'), (2, 'reconciliation.break_auto_resolved')) AS t(k, type)
-       WHERE t.k = 1 OR m.auto_resolved
-       ORDER BY x.n, t.k`,
-      [scope.organizationId, scope.ledgerId, scope.mode, matchIds, now.toISOString(), run.autoResolveBelow],
-    );
+  private async recordMatchEvents(manager: EntityManager, scope: LedgerScope, run: RunRecord, written: WrittenMatch[], now: Date): Promise<void> {
+    await manager.query(`WITH m AS (${MATCH_SET(1)}) ${MATCH_EVENTS({ first: 8 })}`, [
+      ...matchArrays(written),
+      scope.organizationId,
+      scope.ledgerId,
+      scope.mode,
+      run.id,
+      now.toISOString(),
+      run.autoResolveBelow,
+    ]);
   }
 
   /** Unreconciled posted postings dated in [from, to), in `accounts` when given, oldest first. */
@@ -431,10 +517,10 @@ export class ReconciliationRunsRepository {
          SELECT m.id, m.strategy, m.residual, m.external_transaction_id FROM reconciliation_matches m
          WHERE m.ledger_id = $1 AND m.reconciliation_run_id = $2 AND m.reversed_at IS NULL),
        entries AS (
-         SELECT coalesce(jsonb_agg(jsonb_build_object('external_id', x.external_id, 'external_transaction_id', x.id,
+         SELECT coalesce(json_agg(json_build_object('external_id', x.external_id, 'external_transaction_id', x.id,
              'posting_id', p.id, 'account', p.account_id, 'amount', (${SIGNED})::text, 'currency', p.currency,
              'posting_value_date', ${iso('p.value_date')}, 'external_at', ${iso('x.occurred_at')}, 'match_id', m.id,
-             'strategy', m.strategy, 'residual', m.residual::text) ORDER BY x.occurred_at, x.id, p.id), '[]'::jsonb) AS matched
+             'strategy', m.strategy, 'residual', m.residual::text) ORDER BY x.occurred_at, x.id, p.id), '[]'::json) AS matched
          FROM live m JOIN external_transactions x ON x.id = m.external_transaction_id
          JOIN reconciliation_match_postings mp ON mp.match_id = m.id
          JOIN postings p ON p.id = mp.posting_id),
@@ -443,7 +529,7 @@ export class ReconciliationRunsRepository {
            'exact', count(*) FILTER (WHERE strategy = 'exact'), 'sum_in_window', count(*) FILTER (WHERE strategy = 'sum_in_window')) AS passes
          FROM live)
        UPDATE reconciliation_runs r SET status = 'completed', matched = e.matched, matched_count = c.n, pass_counts = c.passes,
-         unmatched_count = $3, unmatched_external = $4::jsonb, unmatched_internal = $5::jsonb, error_message = NULL,
+         unmatched_count = $3, unmatched_external = $4::json, unmatched_internal = $5::json, error_message = NULL,
          completed_at = clock_timestamp(), heartbeat_at = NULL, updated_at = clock_timestamp()
        FROM entries e, counts c WHERE r.ledger_id = $1 AND r.id = $2`,
       [scope.ledgerId, id, unmatched.count, unmatched.externalJson, unmatched.internalJson],

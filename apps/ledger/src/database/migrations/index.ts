@@ -12,6 +12,7 @@ import { EventsCommitOrder1763845000000 } from './1763845000000-events-commit-or
 import { ReconciliationRunRows1763850000000 } from './1763850000000-reconciliation-run-rows';
 import { Exports1763865000000 } from './1763865000000-exports';
 import { ReconciliationMatchesByRun1763870000000 } from './1763870000000-reconciliation-matches-by-run';
+import { ReconciliationWritePath1763880000000 } from './1763880000000-reconciliation-write-path';
 
 /** Every ledger migration, in order. TypeORM records applied ones in `schema_migrations`. */
 export const ledgerMigrations = [
@@ -29,4 +30,5 @@ export const ledgerMigrations = [
   ReconciliationRunRows1763850000000,
   Exports1763865000000,
   ReconciliationMatchesByRun1763870000000,
+  ReconciliationWritePath1763880000000,
 ];
