@@ -188,7 +188,7 @@ describe('Reconciliation runs', () => {
     expect(matches).toEqual([{ posting_ids: [String(kept)] }]);
     const rows = await db.query(`SELECT external_id, status FROM external_transactions WHERE source_id = $1 ORDER BY external_id`, [run.source_id]);
     expect(rows).toEqual([{ external_id: 't1', status: 'open' }, { external_id: 't2', status: 'matched' }]);
-    expect((await api.events('reconciliation.match_created')).map((e) => e.data.posting_ids)).toEqual([[kept]]);
+    expect((await api.events('reconciliation.match_created')).map((e) => (e.data as Json).posting_ids)).toEqual([[kept]]);
   });
 
   it('pairs by external reference first, whatever the date, for the exact amount', async () => {
