@@ -17,7 +17,7 @@ export const MAX_RUN_ATTEMPTS = 3;
 const RETRYABLE = new Set(['40P01', '40001']);
 const TRIES = 3;
 /** Matches written per transaction, and transactions written at once. */
-const WRITE_BATCH = 2000;
+const WRITE_BATCH = 5000;
 const WRITERS = 2;
 
 async function retrying<T>(write: () => Promise<T>): Promise<T> {
