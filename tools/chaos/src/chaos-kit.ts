@@ -212,8 +212,6 @@ export interface Check {
   name: string;
   ok: boolean;
   detail: string;
-  /** A defect already tracked (issue 15, being fixed): reported, but it fails the run only under CHAOS_STRICT=1. */
-  knownDefect?: string;
 }
 
 export interface ScenarioResult {
@@ -229,8 +227,8 @@ export interface ScenarioResult {
   checks: Check[];
 }
 
-export function check(name: string, ok: boolean, detail: string, knownDefect?: string): Check {
-  return { name, ok, detail, ...(knownDefect && { knownDefect }) };
+export function check(name: string, ok: boolean, detail: string): Check {
+  return { name, ok, detail };
 }
 
 /** Prints one scenario's table: faults, requests, answers, lost / duplicated / partial writes, then each invariant. */
@@ -249,8 +247,7 @@ export function printResult(r: ScenarioResult): void {
   const width = Math.max(...rows.map(([k]) => k.length));
   const out = [`\n== ${r.name} ==`, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`), '  invariants:'];
   for (const c of r.checks) {
-    const mark = c.ok ? 'ok  ' : c.knownDefect ? 'KNOWN' : 'FAIL';
-    out.push(`    [${mark}] ${c.name}: ${c.detail}${!c.ok && c.knownDefect ? ` (${c.knownDefect})` : ''}`);
+    out.push(`    [${c.ok ? 'ok  ' : 'FAIL'}] ${c.name}: ${c.detail}`);
   }
   process.stdout.write(`${out.join('\n')}\n`);
 }

@@ -9,11 +9,10 @@ import { ledgerKills, postgresRestarts, redisKill, Timing, workerKills } from '.
  * processes on scratch databases, and for each replica count in CHAOS_REPLICAS (default `1,2`;
  * short: `2`) runs every scenario, printing a table per scenario. CHAOS_ONLY (comma list of
  * postgres, ledger-kill, redis, workers, control, caches) picks scenarios. Exits 1 when an
- * invariant breaks; checks of defects issue 15 tracks only with CHAOS_STRICT=1.
+ * invariant breaks.
  */
 
 const short = process.env.CHAOS_SHORT === '1';
-const strict = process.env.CHAOS_STRICT === '1';
 const replicaCounts = (process.env.CHAOS_REPLICAS ?? (short ? '2' : '1,2')).split(',').map(Number);
 const only = process.env.CHAOS_ONLY?.split(',');
 
@@ -58,11 +57,9 @@ async function main(): Promise<number> {
       await stack.close();
     }
   }
-  const broken = results.flatMap((r) => r.checks.filter((c) => !c.ok && (strict || !c.knownDefect)).map((c) => `${r.name} [${r.replicas}]: ${c.name}`));
-  const known = results.flatMap((r) => r.checks.filter((c) => !c.ok && c.knownDefect && !strict).map((c) => `${r.name} [${r.replicas}]: ${c.name}`));
+  const broken = results.flatMap((r) => r.checks.filter((c) => !c.ok).map((c) => `${r.name} [${r.replicas}]: ${c.name}`));
   process.stdout.write(`\nservice logs (warnings and errors): ${LOG_DIR}`);
   process.stdout.write(`\n${broken.length === 0 ? 'every invariant held' : `${broken.length} invariant(s) broken:\n  ${broken.join('\n  ')}`}\n`);
-  if (known.length) process.stdout.write(`known defects (tracked in docs/reliability.md; CHAOS_STRICT=1 fails on them):\n  ${known.join('\n  ')}\n`);
   return broken.length === 0 ? 0 : 1;
 }
 
