@@ -64,6 +64,11 @@ export async function serveStaticSite(options: { dir: string; port: number; host
   return {
     url: `http://${host}:${port}`,
     server,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Browsers keep idle connections open; they must not hold the stop up.
+        server.closeAllConnections();
+      }),
   };
 }

@@ -2,19 +2,23 @@ import { randomBytes } from 'node:crypto';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  buildIfStale,
   databaseUrl,
   EmbeddedPostgresHandle,
   ensureDatabases,
   ensureRedis,
   ProcessSupervisor,
   RedisHandle,
+  serveStaticSite,
   startEmbeddedPostgres,
+  StaticSite,
 } from '@bursar/dev-infra';
 
 /**
  * `pnpm start`: the whole stack on one machine. Databases from CONTROL_DATABASE_URL and
  * LEDGER_DATABASE_URL, or an embedded PostgreSQL under .data/postgres; Redis from REDIS_URL, or a
- * redis-server we start; then migrations, then control, ledger and the worker as child processes.
+ * redis-server we start; then migrations, then control, ledger and the worker as child processes,
+ * and the browser console (built when its sources changed) on CONSOLE_PORT.
  */
 const root = path.resolve(__dirname, '../../../..');
 const dist = path.join(root, 'dist');
@@ -36,6 +40,11 @@ const HEALTH_TIMEOUT_MS = 60_000;
 const processes = new ProcessSupervisor({ stopTimeoutMs: STOP_TIMEOUT_MS });
 let postgres: EmbeddedPostgresHandle | undefined;
 let redis: RedisHandle | undefined;
+let consoleSite: StaticSite | undefined;
+
+/** The browser console: static files from dist/console; control lets this origin call it. */
+const CONSOLE_PORT = Number(env.CONSOLE_PORT ?? 3003);
+const consoleOrigins = [`http://localhost:${CONSOLE_PORT}`, `http://127.0.0.1:${CONSOLE_PORT}`];
 
 function say(line: string): void {
   process.stdout.write(`[bursar] ${line}\n`);
@@ -156,6 +165,16 @@ async function devIdentity(childEnv: NodeJS.ProcessEnv): Promise<string | undefi
   return issuer;
 }
 
+/** Builds the console when its sources changed since the last build, then serves it. */
+async function startConsole(issuer: string): Promise<void> {
+  buildIfStale({ sources: path.join(root, 'apps/console'), output: path.join(dist, 'console/index.html'), command: ['pnpm', '-s', 'build:console'], cwd: root });
+  consoleSite = await serveStaticSite({
+    dir: path.join(dist, 'console'),
+    port: CONSOLE_PORT,
+    config: { controlUrl: `http://localhost:${services[0].port}`, issuer, clientId: env.CONSOLE_CLIENT_ID ?? 'bursar-console' },
+  });
+}
+
 let stopping = false;
 /**
  * Stops the services (SIGTERM, SIGKILL after STOP_TIMEOUT_MS), then Redis and the database if we
@@ -171,6 +190,7 @@ async function stop(code: number): Promise<void> {
   say('stopping');
   const step = (what: string, work: Promise<void> | undefined) =>
     work?.catch((e: unknown) => say(`could not stop ${what}: ${e instanceof Error ? e.message : String(e)}`));
+  await step('console', consoleSite?.close());
   await processes.stopAll();
   await step('redis', redis?.stop());
   await step('PostgreSQL', postgres?.stop());
@@ -199,17 +219,25 @@ async function main(): Promise<void> {
     LEDGER_PORT: String(services[1].port),
     WORKER_PORT: String(services[2].port),
     COSIGN_ISSUER: env.COSIGN_ISSUER ?? `http://localhost:${services[0].port}`,
+    CORS_ALLOWED_ORIGINS: env.CORS_ALLOWED_ORIGINS ?? consoleOrigins.join(','),
+    DEV_IDENTITY_CONSOLE_REDIRECT_URIS: env.DEV_IDENTITY_CONSOLE_REDIRECT_URIS ?? consoleOrigins.map((o) => `${o}/`).join(','),
   };
 
   const devIssuer = await devIdentity(childEnv);
   for (const s of services.filter((x) => x.migrate)) await migrate(`${s.entry}/migrate.js`, childEnv, s.name);
   for (const s of services) await run(`${s.entry}/main.js`, childEnv, s.name);
   await Promise.all(services.map((s) => waitHealthy(s.port, s.name)));
+  const issuer = devIssuer ?? env.IDENTITY_ISSUER;
+  if (issuer) await startConsole(issuer);
 
   say('Bursar is up:');
   for (const s of services) say(`  ${s.name.padEnd(15)} http://localhost:${s.port}  (/healthz /readyz /metrics)`);
   say(`  control API     http://localhost:${services[0].port}/control/v1/openapi.json`);
   say(`  ledger API      http://localhost:${services[1].port}/ledger/v1/openapi.json`);
+  if (consoleSite) {
+    const signIn = devIssuer ? ` (sign in with any email and the development secret ${childEnv.DEV_IDENTITY_SECRET})` : '';
+    say(`  console         http://localhost:${CONSOLE_PORT}${signIn}`);
+  }
   if (postgres) {
     const client = await ledgerTestClient(childEnv);
     say('ledger test-mode OAuth client (client_credentials at POST /oauth/token):');
