@@ -19,6 +19,7 @@ describe("console's snapshot of control's OpenAPI document", () => {
   it('matches the running control service', async () => {
     const live = `${JSON.stringify(await (await fetch(`${stack.controlUrl}/control/v1/openapi.json`)).json(), null, 2)}\n`;
     if (process.env.CONSOLE_OPENAPI_REFRESH === '1') await writeFile(SNAPSHOT, live);
-    expect(JSON.parse(await readFile(SNAPSHOT, 'utf8'))).toEqual(JSON.parse(live));
+    // Received: the running service; expected: the snapshot. Differences mean `pnpm console:openapi`.
+    expect(JSON.parse(live)).toEqual(JSON.parse(await readFile(SNAPSHOT, 'utf8')));
   });
 });

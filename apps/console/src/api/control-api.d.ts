@@ -227,7 +227,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Public keys of every cosigning key that may still verify; empty when cosigning is off */
+        /**
+         * Public keys of every cosigning key that may still verify, or will sign; empty when cosigning is off
+         * @description Cacheable for COSIGN_JWKS_MAX_AGE_SECONDS (Cache-Control max-age); a rotated key is listed here before it signs anything.
+         */
         get: operations["CosignController_jwks"];
         put?: never;
         post?: never;
