@@ -8,9 +8,10 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * cost a lookup per written row. The unique live indexes, which keep a posting or a row from being
  * matched twice, stay, and so do the keys from a match to its row and its ledger.
  *
- * A run's result arrays become `json` (text, kept as written, lz4-compressed): they are only ever
- * written whole and read back as text, so `jsonb`'s conversion both ways was pure cost (about a
- * second for a run of 100,000 matches).
+ * A run's result arrays become `json` (text, kept as written): they are only ever written whole and
+ * read back as text, so `jsonb`'s conversion both ways was pure cost (about a second for a run of
+ * 100,000 matches). They are lz4-compressed where the server was built with lz4 (the embedded
+ * PostgreSQL is not, and keeps the default method).
  */
 export class ReconciliationWritePath1763880000000 implements MigrationInterface {
   name = 'ReconciliationWritePath1763880000000';
@@ -22,11 +23,16 @@ export class ReconciliationWritePath1763880000000 implements MigrationInterface 
       DROP CONSTRAINT external_transactions_reconciliation_run_id_fkey`);
     await q.query(`ALTER TABLE reconciliation_matches DROP CONSTRAINT reconciliation_matches_reconciliation_run_id_fkey`);
     await q.query(`ALTER TABLE reconciliation_runs
-      ALTER COLUMN matched TYPE json USING matched::json, ALTER COLUMN matched SET DEFAULT '[]', ALTER COLUMN matched SET COMPRESSION lz4,
+      ALTER COLUMN matched TYPE json USING matched::json, ALTER COLUMN matched SET DEFAULT '[]',
       ALTER COLUMN unmatched_external TYPE json USING unmatched_external::json, ALTER COLUMN unmatched_external SET DEFAULT '[]',
-      ALTER COLUMN unmatched_external SET COMPRESSION lz4,
-      ALTER COLUMN unmatched_internal TYPE json USING unmatched_internal::json, ALTER COLUMN unmatched_internal SET DEFAULT '[]',
-      ALTER COLUMN unmatched_internal SET COMPRESSION lz4`);
+      ALTER COLUMN unmatched_internal TYPE json USING unmatched_internal::json, ALTER COLUMN unmatched_internal SET DEFAULT '[]'`);
+    await q.query(`
+      DO $$ BEGIN
+        IF EXISTS (SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY (enumvals)) THEN
+          ALTER TABLE reconciliation_runs ALTER COLUMN matched SET COMPRESSION lz4,
+            ALTER COLUMN unmatched_external SET COMPRESSION lz4, ALTER COLUMN unmatched_internal SET COMPRESSION lz4;
+        END IF;
+      END $$`);
   }
 
   async down(q: QueryRunner): Promise<void> {
