@@ -7,6 +7,9 @@ const esmOnly = ['jose', 'oauth4webapi', 'openid-client', 'oidc-provider'].join(
 
 module.exports = {
   testEnvironment: 'node',
+  // Suites start a real app on a fresh database in beforeAll; on a busy 2-core machine that can take
+  // longer than jest's 5 s default, which then fails for reasons unrelated to the code under test.
+  testTimeout: 20_000,
   transform: {
     '^.+\\.(t|j|mj)s$': [
       '@swc/jest',
