@@ -179,10 +179,12 @@ let stopping = false;
 /**
  * Stops the services (SIGTERM, SIGKILL after STOP_TIMEOUT_MS), then Redis and the database if we
  * started them; a second Ctrl-C exits at once. Each step is bounded, so nothing that already died
- * (a database restarted since) can hold the stop up.
+ * (a database restarted since) can hold the stop up. A start-up step or service that fails because
+ * the stop ended it calls here again; that is no second Ctrl-C, and the stop carries on.
  */
-async function stop(code: number): Promise<void> {
+async function stop(code: number, bySignal = false): Promise<void> {
   if (stopping) {
+    if (!bySignal) return;
     say('stopping now');
     process.exit(code || 130);
   }
@@ -198,8 +200,8 @@ async function stop(code: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  process.on('SIGINT', () => void stop(0));
-  process.on('SIGTERM', () => void stop(0));
+  process.on('SIGINT', () => void stop(0, true));
+  process.on('SIGTERM', () => void stop(0, true));
   await mkdir(dataDir, { recursive: true });
 
   const redisUrl = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
