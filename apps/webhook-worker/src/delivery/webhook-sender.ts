@@ -1,8 +1,8 @@
 import { lookup as dnsLookup, LookupAddress } from 'node:dns';
 import http, { IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
-import { isPrivateAddress } from '@bursar/queue';
+import { isIP, type LookupFunction } from 'node:net';
+import { isPrivateAddress, urlHost } from '@bursar/queue';
 
 /** Enough of a response body to show a person why a receiver refused a delivery. */
 const KEPT_BODY_BYTES = 4096;
@@ -37,7 +37,10 @@ function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   return out;
 }
 
-/** POSTs webhook bodies over keep-alive connections; never throws, reports what happened. */
+/**
+ * POSTs webhook bodies over keep-alive connections; never throws, reports what happened. Redirects
+ * are not followed (a 3xx is reported as a failed delivery), so no hop can lead past the filter.
+ */
 export class WebhookSender {
   private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 256 });
@@ -52,6 +55,7 @@ export class WebhookSender {
     const elapsed = () => Math.round(performance.now() - started);
     return new Promise((resolve) => {
       let settled = false;
+      let timer: NodeJS.Timeout | undefined;
       const finish = (outcome: Omit<SendOutcome, 'durationMs'>) => {
         if (settled) return;
         settled = true;
@@ -66,6 +70,11 @@ export class WebhookSender {
       } catch {
         return failed('invalid endpoint URL');
       }
+      // Node skips a custom lookup when the host is an IP literal, so literals are checked here.
+      const literal = urlHost(target);
+      if (!this.allowPrivate && isIP(literal) && isPrivateAddress(literal)) {
+        return failed(`refusing private address ${literal}`);
+      }
       const secure = target.protocol === 'https:';
       const req = (secure ? https : http).request(target, {
         method: 'POST',
@@ -74,7 +83,7 @@ export class WebhookSender {
         ...(!this.allowPrivate && { lookup: publicOnlyLookup }),
       });
       // One deadline for the whole exchange: connect, send, and the full response.
-      const timer = setTimeout(() => {
+      timer = setTimeout(() => {
         failed(`timed out after ${this.timeoutMs} ms`);
         req.destroy();
       }, this.timeoutMs);
