@@ -1,4 +1,4 @@
-import { IsInt, IsOptional, IsString, Matches, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Min, ValidateIf } from 'class-validator';
 import { IsAes256Key, IsHttpUrl, IsPort, IsPostgresUrl, ToInt } from '@bursar/service-kit';
 import { WebhookServiceSettings } from '@bursar/queue';
 import { withCosignTiming } from './cosign-timing.settings';
@@ -25,9 +25,12 @@ export class ControlSettings extends withCosignTiming(WebhookServiceSettings) {
   @IsHttpUrl()
   IDENTITY_ISSUER?: string;
 
-  /** Required `aud` of identity tokens; any audience is accepted when unset. */
-  @IsOptional()
-  @IsString()
+  /**
+   * Required `aud` of identity tokens; any audience is accepted when unset, which production refuses
+   * while IDENTITY_ISSUER is set (a token the issuer minted for another application would sign in).
+   */
+  @ValidateIf((s: ControlSettings) => s.IDENTITY_AUDIENCE !== undefined || (s.NODE_ENV === 'production' && s.IDENTITY_ISSUER !== undefined))
+  @IsString({ message: 'IDENTITY_AUDIENCE is required in production when IDENTITY_ISSUER is set' })
   IDENTITY_AUDIENCE?: string;
 
   /** Where the issuer publishes its keys; read from the issuer's discovery document when unset. */
