@@ -53,9 +53,18 @@ export class WebhookSender {
   send(url: string, body: string, headers: Record<string, string>): Promise<SendOutcome> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
+    const refused = (error: string) => Promise.resolve({ status: null, headers: null, body: null, error, durationMs: elapsed() });
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return refused('invalid endpoint URL');
+    }
+    // Node skips a custom lookup when the host is an IP literal, so literals are checked here.
+    const literal = urlHost(target);
+    if (!this.allowPrivate && isIP(literal) && isPrivateAddress(literal)) return refused(`refusing private address ${literal}`);
     return new Promise((resolve) => {
       let settled = false;
-      let timer: NodeJS.Timeout | undefined;
       const finish = (outcome: Omit<SendOutcome, 'durationMs'>) => {
         if (settled) return;
         settled = true;
@@ -64,17 +73,6 @@ export class WebhookSender {
       };
       const failed = (error: string) => finish({ status: null, headers: null, body: null, error });
 
-      let target: URL;
-      try {
-        target = new URL(url);
-      } catch {
-        return failed('invalid endpoint URL');
-      }
-      // Node skips a custom lookup when the host is an IP literal, so literals are checked here.
-      const literal = urlHost(target);
-      if (!this.allowPrivate && isIP(literal) && isPrivateAddress(literal)) {
-        return failed(`refusing private address ${literal}`);
-      }
       const secure = target.protocol === 'https:';
       const req = (secure ? https : http).request(target, {
         method: 'POST',
@@ -83,7 +81,7 @@ export class WebhookSender {
         ...(!this.allowPrivate && { lookup: publicOnlyLookup }),
       });
       // One deadline for the whole exchange: connect, send, and the full response.
-      timer = setTimeout(() => {
+      const timer = setTimeout(() => {
         failed(`timed out after ${this.timeoutMs} ms`);
         req.destroy();
       }, this.timeoutMs);
