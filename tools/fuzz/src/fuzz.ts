@@ -45,7 +45,8 @@ interface FuzzRequest {
   op: number;
   pathIds: string[];
   query: [string, string][];
-  body: { kind: 'none' | 'valid' | 'mutated' | 'any' | 'deep' | 'huge' | 'broken'; value?: unknown; text?: string };
+  /** `size`: a deep or huge body, built only when sent (100,000 requests must not sit in memory). */
+  body: { kind: 'none' | 'valid' | 'mutated' | 'any' | 'deep' | 'huge' | 'broken'; value?: unknown; text?: string; size?: number };
   contentType: string;
   gzip: 'no' | 'yes' | 'broken';
   extraHeaders: [string, string][];
@@ -135,8 +136,8 @@ function requestArbitrary(ops: Operation[], targets: Record<string, Target>): fc
         },
         { weight: 1, arbitrary: anyJson.map((value) => ({ kind: 'any' as const, value })) },
         { weight: 1, arbitrary: fc.constant({ kind: 'none' as const }) },
-        { weight: 1, arbitrary: fc.integer({ min: 100, max: 20_000 }).map((n) => ({ kind: 'deep' as const, text: '['.repeat(n) + ']'.repeat(n) })) },
-        { weight: 1, arbitrary: fc.integer({ min: 10_000, max: 3_000_000 }).map((n) => ({ kind: 'huge' as const, text: JSON.stringify({ name: 'x'.repeat(n) }) })) },
+        { weight: 1, arbitrary: fc.integer({ min: 100, max: 20_000 }).map((size) => ({ kind: 'deep' as const, size })) },
+        { weight: 1, arbitrary: fc.integer({ min: 10_000, max: 3_000_000 }).map((size) => ({ kind: 'huge' as const, size })) },
         { weight: 1, arbitrary: fc.constantFrom('{', '{"a":', '\u0000', '{"a":1}}', '[1,]', '\ufeff{}', 'a=1&b=2').map((text) => ({ kind: 'broken' as const, text })) },
       ),
       contentType: fc.constantFrom(
@@ -207,7 +208,10 @@ async function send(ops: Operation[], targets: Record<string, Target>, r: FuzzRe
   }
   let body: Buffer | undefined;
   if (op.method !== 'GET' && op.method !== 'DELETE' && r.body.kind !== 'none') {
-    body = Buffer.from(r.body.text ?? JSON.stringify(r.body.value ?? null) ?? 'null');
+    const { kind, size = 0 } = r.body;
+    const text =
+      kind === 'deep' ? '['.repeat(size) + ']'.repeat(size) : kind === 'huge' ? JSON.stringify({ name: 'x'.repeat(size) }) : r.body.text;
+    body = Buffer.from(text ?? JSON.stringify(r.body.value ?? null) ?? 'null');
     if (r.contentType) headers['Content-Type'] = r.contentType;
     if (r.gzip !== 'no') {
       headers['Content-Encoding'] = 'gzip';
@@ -288,7 +292,7 @@ async function main(): Promise<void> {
     };
     const controlEnv = {
       CONTROL_DATABASE_URL: controlDb.url, CONTROL_SECRET_KEY: generateSecretKey(), REDIS_URL: redis, NODE_ENV: 'production',
-      COSIGN_ISSUER: 'https://control.bursar.fuzz', AGENT_RATE_LIMIT_PER_MINUTE: '100000000',
+      COSIGN_ISSUER: 'https://control.bursar.fuzz', AGENT_RATE_LIMIT_PER_MINUTE: '100000000', WORKSPACE_RATE_LIMIT_PER_MINUTE: '100000000',
       IDENTITY_ISSUER: idp.url, IDENTITY_AUDIENCE: audience, IDENTITY_JWKS_URL: `${idp.url}/jwks`,
     };
     await Promise.all([runScript('apps/ledger/src/migrate.ts', [], ledgerEnv), runScript('apps/control/src/migrate.ts', [], controlEnv)]);
@@ -344,9 +348,20 @@ async function main(): Promise<void> {
       },
     };
     const ops = [...operations('ledger', docs.ledger), ...operations('control', docs.control)];
-    const requests = fc.sample(requestArbitrary(ops, targets), { seed, numRuns: total });
+    // Generated a batch at a time (batch b from seed + b), so a run replays from FUZZ_SEED alone.
+    const arbitrary = requestArbitrary(ops, targets);
+    const BATCH = 1000;
+    const batches = new Map<number, FuzzRequest[]>();
+    const requestAt = (n: number) => {
+      const b = Math.floor(n / BATCH);
+      if (!batches.has(b)) {
+        batches.set(b, fc.sample(arbitrary, { seed: seed + b, numRuns: Math.min(BATCH, total - b * BATCH) }));
+        batches.delete(b - 2);
+      }
+      return batches.get(b)![n % BATCH];
+    };
 
-    const byStatus = new Map<number, number>();
+    const byStatus = { ledger: new Map<number, number>(), control: new Map<number, number>() };
     const coveredOps = new Set<number>();
     const offenders: string[] = [];
     let next = 0;
@@ -354,11 +369,12 @@ async function main(): Promise<void> {
     const startedAt = Date.now();
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
-        while (next < requests.length) {
+        while (next < total) {
           const n = next++;
-          const r = requests[n];
+          const r = requestAt(n);
           const res = await send(ops, targets, r, n);
-          byStatus.set(res.status, (byStatus.get(res.status) ?? 0) + 1);
+          const counts = byStatus[ops[r.op].service];
+          counts.set(res.status, (counts.get(res.status) ?? 0) + 1);
           coveredOps.add(r.op);
           slowest = Math.max(slowest, res.ms);
           if (res.status === 0 || res.problem) {
@@ -371,10 +387,10 @@ async function main(): Promise<void> {
     );
     await ledgerPg.connect();
     const inconsistencies = [...(await checkBooks(ledgerPg)), ...(await checkBudgets(controlPg))];
-    const statusLine = [...byStatus.entries()].sort(([a], [b]) => a - b).map(([s, c]) => `${s}:${c}`).join(' ');
+    const statusLine = (counts: Map<number, number>) => [...counts.entries()].sort(([a], [b]) => a - b).map(([s, c]) => `${s}:${c}`).join(' ');
     process.stdout.write(
       `\nfuzz done in ${((Date.now() - startedAt) / 1000).toFixed(1)} s (FUZZ_SEED=${seed})\n` +
-        `  requests            ${requests.length}\n  by status           ${statusLine}\n` +
+        `  requests            ${total}\n  ledger by status    ${statusLine(byStatus.ledger)}\n  control by status   ${statusLine(byStatus.control)}\n` +
         `  operations covered  ${coveredOps.size}/${ops.length} (ledger ${ops.filter((o) => o.service === 'ledger').length}, control ${ops.filter((o) => o.service === 'control').length})\n` +
         `  slowest ms          ${slowest}\n  offenders           ${offenders.length}\n  inconsistencies     ${inconsistencies.length}\n`,
     );
