@@ -358,7 +358,7 @@ async function main(): Promise<void> {
         batches.set(b, fc.sample(arbitrary, { seed: seed + b, numRuns: Math.min(BATCH, total - b * BATCH) }));
         batches.delete(b - 2);
       }
-      return batches.get(b)![n % BATCH];
+      return (batches.get(b) as FuzzRequest[])[n % BATCH];
     };
 
     const byStatus = { ledger: new Map<number, number>(), control: new Map<number, number>() };
