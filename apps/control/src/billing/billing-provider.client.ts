@@ -141,7 +141,28 @@ export function idempotencyKey(operation: string, workspaceId: string, requestId
   return `bursar-${operation}-${digest}`;
 }
 
-/** The SDK's subscription narrowed to what this service reads. */
+/**
+ * The SDK's subscription narrowed to what this service reads (webhook payloads arrive in the same
+ * shape). Periods sit on the items in the pinned API version; older payloads carried them on the
+ * subscription, which is still read when present.
+ */
 function asSubscription(sub: Stripe.Subscription): ProviderSubscription {
-  return sub as unknown as ProviderSubscription;
+  const legacy = sub as Stripe.Subscription & Pick<ProviderSubscription, 'current_period_start' | 'current_period_end'>;
+  return {
+    id: sub.id,
+    customer: typeof sub.customer === 'string' ? sub.customer : sub.customer.id,
+    status: sub.status,
+    cancel_at_period_end: sub.cancel_at_period_end,
+    current_period_start: legacy.current_period_start,
+    current_period_end: legacy.current_period_end,
+    metadata: sub.metadata,
+    items: {
+      data: sub.items.data.map((item) => ({
+        id: item.id,
+        price: { id: item.price.id },
+        current_period_start: item.current_period_start,
+        current_period_end: item.current_period_end,
+      })),
+    },
+  };
 }
