@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { type RootKeys, rootKeyId, type SecretBox, sealedKeyId } from '@bursar/crypto';
+import { type RootKeys, rootKeyId, type SecretBox } from '@bursar/crypto';
 
 /** A column of sealed values and how to rebuild each row's AAD from its primary key. */
 export interface SealedColumn {
@@ -34,7 +34,8 @@ export async function resealColumn(dataSource: DataSource, box: SecretBox, curre
   const col = `"${target.column}"`;
   let after: string[] | null = null;
   for (;;) {
-    const params: unknown[] = [`v2.${currentKid}.%`, batchSize];
+    // base64url kids may hold `_`, a LIKE wildcard: escape it so only this exact kid is skipped.
+    const params: unknown[] = [`v2.${currentKid.replace(/_/g, '\\_')}.%`, batchSize];
     const position = after ? `AND (${keyList}) > (${after.map((_, i) => `$${i + 3}`).join(', ')})` : '';
     if (after) params.push(...after);
     const rows: Record<string, string>[] = await dataSource.query(
@@ -44,7 +45,6 @@ export async function resealColumn(dataSource: DataSource, box: SecretBox, curre
       params,
     );
     for (const row of rows) {
-      if (sealedKeyId(row.sealed) === currentKid) continue;
       let plain: string;
       try {
         plain = box.decrypt(row.sealed, target.aad(row));
