@@ -16,13 +16,15 @@ import { AppProcess, createTestDatabase, runScript, startAppProcess } from '@bur
  * valid credentials. Fails on any 5xx, any request slower than the timeout, any error outside the
  * documented envelope, and books or budgets left inconsistent.
  * FUZZ_REQUESTS (default 100000), FUZZ_SEED (default: random, printed; replays a run),
- * FUZZ_CONCURRENCY (default 8), FUZZ_TIMEOUT_MS (default 15000).
+ * FUZZ_CONCURRENCY (default 8), FUZZ_TIMEOUT_MS (default 15000), FUZZ_ONLY (comma list of request
+ * numbers of that seed to send alone: replays offenders).
  */
 
 const total = Number(process.env.FUZZ_REQUESTS ?? 100_000);
 const seed = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const concurrency = Number(process.env.FUZZ_CONCURRENCY ?? 8);
 const timeoutMs = Number(process.env.FUZZ_TIMEOUT_MS ?? 15_000);
+const only = process.env.FUZZ_ONLY?.split(',').map(Number);
 
 type Json = Record<string, unknown>;
 interface Operation {
@@ -369,8 +371,9 @@ async function main(): Promise<void> {
     const startedAt = Date.now();
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
-        while (next < total) {
-          const n = next++;
+        const numbers = only ?? null;
+        while (next < (numbers ? numbers.length : total)) {
+          const n = numbers ? numbers[next++] : next++;
           const r = requestAt(n);
           const res = await send(ops, targets, r, n);
           const counts = byStatus[ops[r.op].service];
@@ -379,7 +382,7 @@ async function main(): Promise<void> {
           slowest = Math.max(slowest, res.ms);
           if (res.status === 0 || res.problem) {
             const op = ops[r.op];
-            offenders.push(`#${n} ${op.service} ${op.method} ${op.path} body=${r.body.kind} ct=${r.contentType} gzip=${r.gzip} -> ${res.status} ${res.problem ?? ''} ${res.text.slice(0, 200)}`);
+            offenders.push(`#${n} ${op.service} ${op.method} ${op.path} body=${r.body.kind} ct=${r.contentType} gzip=${r.gzip} -> ${res.status} ${res.problem ?? ''} ${res.text.slice(0, 200)} sent ${JSON.stringify(r.body.value ?? r.body.text ?? null)?.slice(0, 400)}`);
           }
           if (n > 0 && n % 10_000 === 0) process.stdout.write(`  ${n} sent\n`);
         }
