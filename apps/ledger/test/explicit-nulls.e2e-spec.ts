@@ -15,14 +15,17 @@ describe('explicit nulls in optional fields', () => {
   });
   afterAll(() => t.close());
 
-  it('reverses the whole transaction when amount is null', async () => {
+  it('keeps a transaction on a null metadata patch, and reverses it whole when amount is null', async () => {
     const txn = await http().post('/ledger/v1/transactions').set(auth).set('Idempotency-Key', 'nulls-1').send({
       postings: [
         { account: 'cash', direction: 'debit', amount: '100', currency: 'USD' },
         { account: 'revenue', direction: 'credit', amount: '100', currency: 'USD' },
       ],
     }).expect(201);
-    const res = await http().post(`/ledger/v1/transactions/${txn.body.data.id}/reverse`).set(auth).set('Idempotency-Key', 'nulls-2').send({ amount: null });
+    const id = txn.body.data.id;
+    // metadata null on PATCH leaves the transaction as it is.
+    await http().patch(`/ledger/v1/transactions/${id}`).set(auth).send({ metadata: null, merge: true }).expect(200);
+    const res = await http().post(`/ledger/v1/transactions/${id}/reverse`).set(auth).set('Idempotency-Key', 'nulls-2').send({ amount: null });
     expect(res.status).toBe(201);
   });
 
