@@ -382,7 +382,7 @@ async function main(): Promise<void> {
           slowest = Math.max(slowest, res.ms);
           if (res.status === 0 || res.problem) {
             const op = ops[r.op];
-            offenders.push(`#${n} ${op.service} ${op.method} ${op.path} body=${r.body.kind} ct=${r.contentType} gzip=${r.gzip} -> ${res.status} ${res.problem ?? ''} ${res.text.slice(0, 200)} sent ${JSON.stringify(r.body.value ?? r.body.text ?? null)?.slice(0, 400)}`);
+            offenders.push(`#${n} ${op.service} ${op.method} ${op.path} query=${JSON.stringify(r.query)} headers=${JSON.stringify(r.extraHeaders)} body=${r.body.kind} ct=${r.contentType} gzip=${r.gzip} -> ${res.status} ${res.problem ?? ''} ${res.text.slice(0, 200)} sent ${JSON.stringify(r.body.value ?? r.body.text ?? null)?.slice(0, 400)}`);
           }
           if (n > 0 && n % 10_000 === 0) process.stdout.write(`  ${n} sent\n`);
         }
