@@ -1,5 +1,6 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BILLING_API_VERSION } from '../src/billing/billing-provider.client';
 
 export interface FakeSubscription {
   id: string;
@@ -17,6 +18,8 @@ export interface RecordedCall {
   path: string;
   form: Record<string, string>;
   authorization: string | undefined;
+  idempotencyKey: string | undefined;
+  stripeVersion: string | undefined;
 }
 
 /** How the fake answers: normally, by dropping the connection, or never (to trip the client's timeout). */
@@ -27,6 +30,8 @@ export interface FakeBillingProvider {
   apiKey: string;
   calls: RecordedCall[];
   subscriptions: Map<string, FakeSubscription>;
+  /** First answer per Idempotency-Key: a repeated key gets it back and changes nothing, as the provider does. */
+  replays: Map<string, object>;
   mode: FakeMode;
   close(): Promise<void>;
 }
@@ -44,7 +49,7 @@ async function readForm(req: IncomingMessage): Promise<Record<string, string>> {
 export async function startFakeBillingProvider(): Promise<FakeBillingProvider> {
   let sequence = 0;
   const next = (prefix: string) => `${prefix}_${++sequence}`;
-  const fake: FakeBillingProvider = { url: '', apiKey: 'sk_test_fake', calls: [], subscriptions: new Map(), mode: 'up', close: async () => undefined };
+  const fake: FakeBillingProvider = { url: '', apiKey: 'sk_test_fake', calls: [], subscriptions: new Map(), replays: new Map(), mode: 'up', close: async () => undefined };
   const pending = new Set<ServerResponse>();
 
   const server: Server = createServer(async (req, res) => {
@@ -52,25 +57,40 @@ export async function startFakeBillingProvider(): Promise<FakeBillingProvider> {
     if (fake.mode === 'hang') return void pending.add(res);
     const form = await readForm(req);
     const path = req.url ?? '';
-    fake.calls.push({ method: req.method ?? '', path, form, authorization: req.headers.authorization });
+    const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
+    const stripeVersion = req.headers['stripe-version'] as string | undefined;
+    fake.calls.push({ method: req.method ?? '', path, form, authorization: req.headers.authorization, idempotencyKey, stripeVersion });
     const reply = (status: number, body: object) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
     if (req.headers.authorization !== `Bearer ${fake.apiKey}`) return reply(401, { error: { message: 'bad key' } });
+    // What the official SDK sends: a pinned API version, and an idempotency key on every POST.
+    if (stripeVersion !== BILLING_API_VERSION) return reply(400, { error: { message: `unexpected Stripe-Version ${stripeVersion}` } });
+    if (req.method === 'POST' && !idempotencyKey) return reply(400, { error: { message: 'POST without Idempotency-Key' } });
+    if (req.headers['content-type'] !== undefined && req.headers['content-type'] !== 'application/x-www-form-urlencoded') {
+      return reply(400, { error: { message: 'body must be form-encoded' } });
+    }
+    const replay = idempotencyKey ? fake.replays.get(idempotencyKey) : undefined;
+    if (replay) return reply(200, replay);
+    const remember = (body: object) => {
+      if (idempotencyKey) fake.replays.set(idempotencyKey, body);
+      return reply(200, body);
+    };
     const subMatch = /^\/v1\/subscriptions\/([\w-]+)$/.exec(path);
     if (req.method === 'POST' && path === '/v1/checkout/sessions') {
       const id = next('cs_test');
-      return reply(200, { id, url: `https://checkout.fake/pay/${id}`, mode: form.mode });
+      return remember({ id, object: 'checkout.session', url: `https://checkout.fake/pay/${id}`, mode: form.mode });
     }
     if (req.method === 'POST' && path === '/v1/billing_portal/sessions') {
-      return reply(200, { id: next('bps'), url: `https://portal.fake/${form.customer}` });
+      return remember({ id: next('bps'), object: 'billing_portal.session', url: `https://portal.fake/${form.customer}` });
     }
     const sub = subMatch ? fake.subscriptions.get(subMatch[1]) : undefined;
     if (!sub) return reply(404, { error: { message: 'no such resource' } });
     if (req.method === 'POST') {
       if (form['items[0][price]']) sub.items.data[0].price.id = form['items[0][price]'];
       if (form.cancel_at_period_end) sub.cancel_at_period_end = form.cancel_at_period_end === 'true';
+      return remember({ ...sub, items: { data: sub.items.data.map((i) => ({ ...i, price: { ...i.price } })) } });
     }
     return reply(200, sub);
   });

@@ -4,6 +4,7 @@ import { signPayload } from '@bursar/crypto';
 import { ControlTestApp, startControlTestApp } from './control-test-app';
 import { bearer, createAgent, createWorkspace, seatMember } from './control-fixtures';
 import { FakeBillingProvider, FakeSubscription, startFakeBillingProvider } from './billing-provider.fake';
+import { BILLING_API_VERSION } from '../src/billing/billing-provider.client';
 import { startTestIdentityProvider, TestIdentityProvider } from './test-identity-provider';
 
 const SECRET = 'whsec_billing_test_secret';
@@ -189,6 +190,27 @@ describe('billing', () => {
     expect((await overview()).plan).toBe('sandbox');
     // With no plan named (the contract's body is only `email`) an unsubscribed workspace is offered build.
     expect((await post('/checkout', {}).expect(201)).body.data.plan).toBe('build');
+  });
+
+  it('calls the provider through its SDK: pinned API version, and one idempotency key per request that a retry reuses', async () => {
+    const before = fake.calls.length;
+    const countBefore = (await audits('billing.checkout.started')).length;
+    const retry = () => post('/checkout', { plan: 'scale' }).set('X-Request-Id', 'req_billing_retry_1').expect(201);
+    const first = await retry();
+    const second = await retry();
+    const other = await post('/checkout', { plan: 'scale' }).expect(201);
+    const calls = fake.calls.slice(before);
+    expect(calls).toHaveLength(3);
+    for (const call of calls) {
+      expect(call).toMatchObject({ method: 'POST', path: '/v1/checkout/sessions', stripeVersion: BILLING_API_VERSION, idempotencyKey: expect.stringMatching(/^bursar-checkout-/) });
+    }
+    // The retried request reused its key, so the provider answered with the same session...
+    expect(calls[1].idempotencyKey).toBe(calls[0].idempotencyKey);
+    expect(second.body.data.checkout_id).toBe(first.body.data.checkout_id);
+    // ...which is recorded and audited once; a new request is a new checkout.
+    expect(calls[2].idempotencyKey).not.toBe(calls[0].idempotencyKey);
+    expect(other.body.data.checkout_id).not.toBe(first.body.data.checkout_id);
+    expect(await audits('billing.checkout.started')).toHaveLength(countBefore + 2);
   });
 
   describe('inbound webhooks', () => {

@@ -173,7 +173,7 @@ describe('cosignatures', () => {
 
   it('stores private keys sealed, never in the clear', async () => {
     const rows = await s.t.app.get(DataSource).query(`SELECT private_jwk_sealed FROM cosign_keys`);
-    for (const row of rows) expect(row.private_jwk_sealed).toMatch(/^v1\./);
+    for (const row of rows) expect(row.private_jwk_sealed).toMatch(/^v2\.[A-Za-z0-9_-]{8}\./);
   });
 });
 

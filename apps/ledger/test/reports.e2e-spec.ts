@@ -97,4 +97,25 @@ describe('Reports', () => {
     const write = await api.post('/transactions?format=csv', { postings: [] }).expect(422);
     expect(write.body.error.code).toBe('invalid_request');
   });
+
+  it('neutralises formulas in client-written CSV text, keeps amounts numeric, and honours Accept q-values', async () => {
+    await api.account('gbp:formula', 'asset', 'GBP', { name: '=HYPERLINK("http://x","y")' });
+    await api.account('gbp:other', 'liability', 'GBP', { name: '-2+3' });
+    await api.account('gbp:at', 'asset', 'GBP', { name: '@SUM(A1)', metadata: {} });
+    await api.transfer('gbp:other', 'gbp:formula', '75', 'GBP').expect(201);
+    await api.transfer('gbp:formula', 'gbp:at', '100', 'GBP').expect(201);
+    const csv = await api.get('/reports/trial_balance?format=csv&currency=GBP').expect(200);
+    const lines = csv.text.trim().split('\r\n');
+    expect(lines).toContain('account,gbp:formula,"\'=HYPERLINK(""http://x"",""y"")",asset,GBP,-25,0,75,100,,,');
+    expect(lines).toContain("account,gbp:other,'-2+3,liability,GBP,75,0,0,75,,,");
+    expect(lines).toContain("account,gbp:at,'@SUM(A1),asset,GBP,100,0,100,0,,,");
+    expect(csv.text).not.toMatch(/(^|,)"?[=+@]/m);
+
+    const preferJson = await api.get('/reports/trial_balance?format=csv').set('Accept', 'text/csv;q=0.1, application/json').expect(200);
+    expect(preferJson.body.data.object).toBe('trial_balance');
+    const preferCsv = await api.get('/reports/trial_balance').set('Accept', 'application/json;q=0.5, text/csv').expect(200);
+    expect(preferCsv.headers['content-type']).toMatch(/^text\/csv/);
+    const anything = await api.get('/reports/trial_balance?format=csv').set('Accept', '*/*').expect(200);
+    expect(anything.headers['content-type']).toMatch(/^text\/csv/);
+  });
 });

@@ -282,7 +282,9 @@ describe('Ledger webhooks', () => {
     try {
       const strictClient = await LedgerFixtures.of(strict).client();
       const strictToken = await accessToken(strict, strictClient);
-      for (const url of ['http://127.0.0.1:9/x', 'http://localhost/x', 'http://10.0.0.7/x', 'http://169.254.169.254/latest', 'http://[::1]/x']) {
+      for (const url of ['http://127.0.0.1:9/x', 'http://localhost/x', 'http://10.0.0.7/x', 'http://169.254.169.254/latest', 'http://[::1]/x',
+        // NAT64, 6to4 and documentation addresses, which the hand-written range list let through.
+        'http://[64:ff9b::a9fe:a9fe]/x', 'http://[2002:a9fe:a9fe::1]/x', 'http://192.0.2.1/x']) {
         const res = await request(strict.app.getHttpServer()).post('/ledger/v1/webhook_endpoints')
           .set('Authorization', `Bearer ${strictToken}`).send({ url }).expect(422);
         expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'url', details: { reason: 'private_address' } });

@@ -4,3 +4,4 @@ export * from './hmac-signature';
 export * from './secret-box';
 export * from './es256';
 export * from './es256-compact';
+export * from './root-key';

@@ -67,6 +67,12 @@ describe('normalizeError', () => {
     expect(normalizeError(tooLarge)).toMatchObject({ status: 413, kind: 'malformed_body' });
   });
 
+  it('maps a body that fails to decompress to a 400, not a 500 (found by pnpm fuzz)', () => {
+    // What body-parser raises for `Content-Encoding: gzip` over bytes that are not gzip.
+    const zlib = Object.assign(new Error('incorrect header check'), { status: 400, statusCode: 400, expose: true, code: 'Z_DATA_ERROR' });
+    expect(normalizeError(zlib)).toMatchObject({ status: 400, kind: 'malformed_body', message: 'Request body does not match its Content-Encoding' });
+  });
+
   it('keeps the status of Nest HTTP exceptions', () => {
     expect(normalizeError(new UnauthorizedException())).toMatchObject({ status: 401, code: null, kind: 'http' });
     expect(normalizeError(new BadRequestException(['a', 'b'])).message).toBe('a; b');

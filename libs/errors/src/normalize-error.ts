@@ -22,11 +22,17 @@ interface ValidationResponse {
   fields?: Record<string, string[]>;
 }
 
-/** Errors raised by body-parser carry `status`/`type` instead of being HttpExceptions. */
+/**
+ * Errors raised by body-parser carry `status`/`type` instead of being HttpExceptions; a body that
+ * fails to decompress (Content-Encoding gzip/deflate/br) comes as the zlib error with a client
+ * status set and no `type`.
+ */
 function bodyParserError(e: unknown): { status: number; type: string } | undefined {
   if (typeof e !== 'object' || e === null) return undefined;
-  const { status, type } = e as { status?: unknown; type?: unknown };
-  return typeof status === 'number' && typeof type === 'string' ? { status, type } : undefined;
+  const { status, type, expose } = e as { status?: unknown; type?: unknown; expose?: unknown };
+  if (typeof status !== 'number') return undefined;
+  if (typeof type === 'string') return { status, type };
+  return expose === true && status >= 400 && status < 500 ? { status, type: 'encoding.failed' } : undefined;
 }
 
 /** Seconds a client is told to wait when a dependency is briefly out. */
@@ -94,7 +100,12 @@ export function normalizeError(exception: unknown): NormalizedError {
   if (exception instanceof UnusableInput) return { status: 400, code: null, message: exception.message, kind: 'malformed_body' };
   const parser = bodyParserError(exception);
   if (parser) {
-    const message = parser.type === 'entity.too.large' ? 'Request body too large' : 'Request body is not valid JSON';
+    const message =
+      parser.type === 'entity.too.large'
+        ? 'Request body too large'
+        : parser.type === 'encoding.failed'
+          ? 'Request body does not match its Content-Encoding'
+          : 'Request body is not valid JSON';
     return { status: parser.status, code: null, message, kind: 'malformed_body' };
   }
   if (exception instanceof HttpException) {

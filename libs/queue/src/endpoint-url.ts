@@ -1,25 +1,20 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
-/** Addresses a webhook must not reach from inside our network (SSRF): loopback, private, link-local. */
-const BLOCKED = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
-  ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) {
-  BLOCKED.addSubnet(net, bits, 'ipv4');
-}
-for (const [net, bits] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) {
-  BLOCKED.addSubnet(net, bits, 'ipv6');
-}
-
-/** True for loopback, private, link-local and other non-public addresses (IPv4-mapped IPv6 included). */
+/**
+ * True unless the address is ordinary global unicast. The classification comes from ipaddr.js's
+ * maintained range table, so loopback, private, carrier-grade NAT, link-local, unique- and
+ * site-local, multicast, documentation, reserved and every IPv6 range that tunnels or embeds an IPv4
+ * address (IPv4-mapped and -compatible, NAT64, 6to4, Teredo) are refused; unparsable input too.
+ */
 export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return BLOCKED.check(mapped[1], 'ipv4');
-  const family = isIP(address);
-  if (family === 0) return true;
-  return BLOCKED.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (!ipaddr.isValid(address)) return true;
+  return ipaddr.parse(address).range() !== 'unicast';
+}
+
+/** The host of a URL without IPv6 brackets, as a socket would be opened to it. */
+export function urlHost(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, '$1');
 }
 
 export type EndpointUrlProblem = 'invalid_url' | 'private_address' | 'unresolvable';
@@ -46,8 +41,8 @@ export async function checkEndpointUrl(raw: string, allowPrivate: boolean): Prom
     return 'invalid_url';
   }
   if (allowPrivate) return null;
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (isIP(host)) return isPrivateAddress(host) ? 'private_address' : null;
+  const host = urlHost(url);
+  if (ipaddr.isValid(host)) return isPrivateAddress(host) ? 'private_address' : null;
   try {
     const addresses = await lookup(host, { all: true, verbatim: true });
     return addresses.some((a) => isPrivateAddress(a.address)) ? 'private_address' : null;

@@ -18,3 +18,4 @@ export * from './rate-limit/redis-rate-limiter';
 export * from './rate-limit/rate-limiters';
 export * from './http/openapi-operations';
 export * from './http/bearer-token';
+export * from './database/reseal-columns';

@@ -7,3 +7,4 @@ export * from './webhook-env';
 export * from './poll-until';
 export * from './held-transaction';
 export * from './relay-order';
+export * from './secret-scan';

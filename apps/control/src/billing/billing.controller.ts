@@ -60,8 +60,8 @@ export class BillingController {
   @ApiData(PortalResultSchema)
   @ApiResponse({ status: 422, description: 'The workspace has never been billed' })
   @ApiResponse(UNAVAILABLE)
-  async portal(@CurrentWorkspace() access: WorkspaceAccess) {
-    return { data: await this.billing.portal(access.workspace.id) };
+  async portal(@CurrentWorkspace() access: WorkspaceAccess, @TraceId() traceId: string) {
+    return { data: await this.billing.portal(access.workspace.id, traceId) };
   }
 
   @Post('cancel')

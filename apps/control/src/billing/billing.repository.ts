@@ -57,8 +57,17 @@ export class BillingRepository {
     return em.findOneByOrFail(BillingAccount, { workspace_id: workspaceId });
   }
 
-  insertCheckout(em: EntityManager, workspaceId: string, fields: Omit<BillingCheckout, 'workspace_id' | 'status' | 'completed_at' | 'created_at'>): Promise<BillingCheckout> {
-    return em.save(em.create(BillingCheckout, { ...fields, workspace_id: workspaceId, status: 'open', completed_at: null }));
+  /**
+   * Records a started checkout; false when the provider handed back a session already recorded (an
+   * idempotent replay), which must neither reopen a completed checkout nor be audited twice.
+   */
+  async insertCheckout(em: EntityManager, workspaceId: string, fields: Omit<BillingCheckout, 'workspace_id' | 'status' | 'completed_at' | 'created_at'>): Promise<boolean> {
+    const rows: unknown[] = await em.query(
+      `INSERT INTO billing_checkouts (id, workspace_id, kind, plan, units, volume_cents, status, started_by_sub)
+       VALUES ($1, $2, $3, $4, $5, $6, 'open', $7) ON CONFLICT (id) DO NOTHING RETURNING id`,
+      [fields.id, workspaceId, fields.kind, fields.plan, fields.units, String(fields.volume_cents), fields.started_by_sub],
+    );
+    return rows.length === 1;
   }
 
   /** Marks a checkout completed; null when it is unknown or was completed before. Its row names the workspace. */

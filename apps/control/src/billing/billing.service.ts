@@ -90,7 +90,7 @@ export class BillingService {
     const price = this.priceOf(plan, `The ${plan} plan is not sold through checkout; contact sales`);
     if (isSubscribed(account)) {
       if (account.plan === plan && !account.cancel_at_period_end) return { plan_changed: false, plan, status: account.subscription_status };
-      const sub = await this.provider.changePrice(account.subscription_id, price, plan);
+      const sub = await this.provider.changePrice(workspaceId, caller.traceId, account.subscription_id, price, plan);
       const updated = await this.applySubscription(caller, sub, plan);
       return { plan_changed: account.plan !== updated.plan, plan: updated.plan, status: updated.subscription_status };
     }
@@ -120,11 +120,11 @@ export class BillingService {
   }
 
   /** A customer-portal session; only a workspace the provider knows as a customer has one. */
-  async portal(workspaceId: string): Promise<{ portal_url: string }> {
+  async portal(workspaceId: string, requestId: string): Promise<{ portal_url: string }> {
     this.requireConfigured();
     const account = await this.billing.findAccount(workspaceId);
     if (!account?.customer_id) throw unprocessable('This workspace has never been billed: start a checkout first');
-    const session = await this.provider.createPortal(account.customer_id);
+    const session = await this.provider.createPortal(workspaceId, requestId, account.customer_id);
     return { portal_url: session.url };
   }
 
@@ -134,7 +134,7 @@ export class BillingService {
     const workspaceId = caller.access.workspace.id;
     const account = await this.billing.findAccount(workspaceId);
     if (!isSubscribed(account)) throw unprocessable('This workspace has no subscription to cancel');
-    const sub = await this.provider.cancelAtPeriodEnd(account.subscription_id);
+    const sub = await this.provider.cancelAtPeriodEnd(workspaceId, caller.traceId, account.subscription_id);
     await this.applySubscription(caller, sub, account.plan, 'billing.subscription.cancel_requested');
     return this.overview(workspaceId);
   }
@@ -179,10 +179,10 @@ export class BillingService {
       workspaceId,
       customer: account?.customer_id ?? null,
       email: email ?? caller.identity.email,
-    });
+    }, caller.traceId);
     await retryingTransaction(this.dataSource, async (em) => {
       const locked = (await this.billing.lockAccount(em, workspaceId)) as BillingAccount;
-      await this.billing.insertCheckout(em, workspaceId, { id: session.id, ...record, started_by_sub: caller.identity.sub });
+      if (!(await this.billing.insertCheckout(em, workspaceId, { id: session.id, ...record, started_by_sub: caller.identity.sub }))) return;
       const action = record.kind === 'pack' ? 'billing.pack.started' : 'billing.checkout.started';
       await this.record(em, locked, action, caller.traceId, personActor(caller.identity.sub), { checkout_id: session.id, ...record });
     });

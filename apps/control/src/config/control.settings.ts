@@ -1,5 +1,6 @@
-import { IsInt, IsOptional, IsString, Matches, Min } from 'class-validator';
-import { IsAes256Key, IsHttpUrl, IsPort, IsPostgresUrl, ToInt } from '@bursar/service-kit';
+import { IsInt, IsOptional, IsString, Matches, Min, ValidateIf } from 'class-validator';
+import { RootKeys } from '@bursar/crypto';
+import { IsAes256Key, IsAes256KeyList, IsHttpUrl, IsPort, IsPostgresUrl, ToInt } from '@bursar/service-kit';
 import { WebhookServiceSettings } from '@bursar/queue';
 import { withCosignTiming } from './cosign-timing.settings';
 
@@ -11,9 +12,18 @@ export class ControlSettings extends withCosignTiming(WebhookServiceSettings) {
   @IsPostgresUrl()
   CONTROL_DATABASE_URL: string;
 
-  /** AES-256 key for secrets stored at rest (cosign private keys, webhook secrets). */
+  /** Root key (base64 of 32 bytes); sealed rows (cosign private keys, webhook secrets) use its HKDF subkey. */
   @IsAes256Key()
   CONTROL_SECRET_KEY: string;
+
+  /** Root keys replaced by CONTROL_SECRET_KEY (comma list): values sealed under them still open until re-sealed. */
+  @IsOptional()
+  @IsAes256KeyList()
+  CONTROL_PREVIOUS_SECRET_KEYS?: string;
+
+  get rootKeys(): RootKeys {
+    return RootKeys.fromSettings(this.CONTROL_SECRET_KEY, this.CONTROL_PREVIOUS_SECRET_KEYS);
+  }
 
   /** Issuer of cosignatures; cosigning is off when unset. */
   @IsOptional()
@@ -25,9 +35,12 @@ export class ControlSettings extends withCosignTiming(WebhookServiceSettings) {
   @IsHttpUrl()
   IDENTITY_ISSUER?: string;
 
-  /** Required `aud` of identity tokens; any audience is accepted when unset. */
-  @IsOptional()
-  @IsString()
+  /**
+   * Required `aud` of identity tokens; any audience is accepted when unset, which production refuses
+   * while IDENTITY_ISSUER is set (a token the issuer minted for another application would sign in).
+   */
+  @ValidateIf((s: ControlSettings) => s.IDENTITY_AUDIENCE !== undefined || (s.NODE_ENV === 'production' && s.IDENTITY_ISSUER !== undefined))
+  @IsString({ message: 'IDENTITY_AUDIENCE is required in production when IDENTITY_ISSUER is set' })
   IDENTITY_AUDIENCE?: string;
 
   /** Where the issuer publishes its keys; read from the issuer's discovery document when unset. */

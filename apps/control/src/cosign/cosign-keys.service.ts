@@ -2,7 +2,7 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { retryingTransaction } from '@bursar/service-kit';
 import { createPrivateKey, createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { generateEs256KeyPair, type JWK, SecretBox } from '@bursar/crypto';
+import { generateEs256KeyPair, type JWK, RootKeys, SecretBox } from '@bursar/crypto';
 import { ControlSettings } from '../config/control.settings';
 import { CosignKeysRepository } from './cosign-keys.repository';
 
@@ -30,11 +30,11 @@ export interface CreatedCosignKey {
   activates_at: Date;
 }
 
-export type CosignKeysSettings = Pick<ControlSettings, 'CONTROL_SECRET_KEY' | 'COSIGN_KEY_RELOAD_MS' | 'COSIGN_KEY_ACTIVATION_DELAY_MS'> &
+export type CosignKeysSettings = Pick<ControlSettings, 'CONTROL_SECRET_KEY' | 'CONTROL_PREVIOUS_SECRET_KEYS' | 'COSIGN_KEY_RELOAD_MS' | 'COSIGN_KEY_ACTIVATION_DELAY_MS'> &
   Partial<Pick<ControlSettings, 'COSIGN_ISSUER'>>;
 
 /** The AAD binds a sealed private key to its kid, so sealed values cannot be swapped between rows. */
-const aad = (kid: string) => `cosign_key:${kid}`;
+export const cosignKeyAad = (kid: string) => `cosign_key:${kid}`;
 
 function publicJwk(jwk: JWK): JWK {
   return { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y, use: 'sig', alg: ALG, kid: jwk.kid };
@@ -60,7 +60,7 @@ export class CosignKeysService implements OnModuleInit {
     private readonly keys: CosignKeysRepository,
     @Inject(ControlSettings) private readonly settings: CosignKeysSettings,
   ) {
-    this.box = SecretBox.fromBase64(settings.CONTROL_SECRET_KEY);
+    this.box = RootKeys.fromSettings(settings.CONTROL_SECRET_KEY, settings.CONTROL_PREVIOUS_SECRET_KEYS).sealedRows();
   }
 
   get enabled(): boolean {
@@ -129,7 +129,7 @@ export class CosignKeysService implements OnModuleInit {
       {
         kid: pair.kid,
         public_jwk: publicJwk(pair.publicJwk),
-        private_jwk_sealed: this.box.encrypt(JSON.stringify(pair.privateJwk), aad(pair.kid)),
+        private_jwk_sealed: this.box.encrypt(JSON.stringify(pair.privateJwk), cosignKeyAad(pair.kid)),
       },
       activationDelayMs,
     );
@@ -169,7 +169,7 @@ export class CosignKeysService implements OnModuleInit {
       verifying.set(row.kid, createPublicKey({ key: row.public_jwk as JsonWebKey, format: 'jwk' }));
       // Rows come latest activation first: the pending keys, then the one signing now; older ones only verify.
       if (signers.length === 0 || signers[signers.length - 1].activatesAt > loadedAt) {
-        const privateJwk = JSON.parse(this.box.decrypt(row.private_jwk_sealed, aad(row.kid))) as JsonWebKey;
+        const privateJwk = JSON.parse(this.box.decrypt(row.private_jwk_sealed, cosignKeyAad(row.kid))) as JsonWebKey;
         signers.push({ kid: row.kid, key: createPrivateKey({ key: privateJwk, format: 'jwk' }), activatesAt: row.activates_at.getTime() });
       }
     }

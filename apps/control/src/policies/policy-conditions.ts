@@ -105,7 +105,8 @@ function getterFor(field: string): Getter {
   return (s) => {
     let node: unknown = s.metadata;
     for (const segment of segments) {
-      if (!isObject(node)) return undefined;
+      // Own keys only: `metadata.constructor` must not find Object.prototype.constructor.
+      if (!isObject(node) || !Object.hasOwn(node, segment)) return undefined;
       node = node[segment];
     }
     return node;

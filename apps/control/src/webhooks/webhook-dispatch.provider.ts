@@ -12,6 +12,6 @@ export const controlWebhookDispatchProvider = webhookDispatcherProvider(ControlS
     presentEvent: (row: OutboxEventRow) =>
       JSON.stringify(presentWebhookEvent({ id: row.id, type: row.type, createdAt: row.created_at, data: row.data })),
   },
-  atRestKey: settings.CONTROL_SECRET_KEY,
+  atRest: settings.rootKeys.sealedRows(),
   schedule: CONTROL_RETRY_SCHEDULE,
 }));

@@ -45,7 +45,7 @@ export class ControlWebhookEndpointsService {
     private readonly dispatch: WebhookDispatcher,
     private readonly settings: ControlSettings,
   ) {
-    this.box = SecretBox.fromBase64(settings.CONTROL_SECRET_KEY);
+    this.box = settings.rootKeys.sealedRows();
   }
 
   async create(workspaceId: string, dto: CreateControlWebhookEndpointDto): Promise<ControlEndpointWithSecret> {

@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
-import { generateSecretKey } from '@bursar/crypto';
+import { generateSecretKey, RootKeys } from '@bursar/crypto';
+import { resealAll } from '@bursar/service-kit';
+import { LEDGER_SEALED_COLUMNS } from './ledger-sealed-columns';
 import { MODES, Mode } from '../common/mode';
 import { Pagination } from '../common/pagination';
 import { LedgersRepository } from '../ledgers/ledgers.repository';
@@ -22,14 +24,16 @@ export const ADMIN_USAGE = [
   '  suspend-organization --organization <id>      (read-only: writes answer 403 tenant_suspended)',
   '  unsuspend-organization --organization <id>',
   `  set-plan --organization <id> --plan ${PLANS.join('|')}`,
+  '  rotate-secret-key [--batch-size <n>]    re-seals every sealed row not under LEDGER_SECRET_KEY; opens the old',
+  '                                          ones with LEDGER_PREVIOUS_SECRET_KEYS (docs/security.md)',
 ].join('\n');
 
 /** Raised for a bad command line; the entry point prints it with the usage. */
 export class AdminUsageError extends Error {}
 
-function required(values: Record<string, string | undefined>, name: string): string {
+function required(values: Record<string, string | boolean | undefined>, name: string): string {
   const value = values[name];
-  if (!value) throw new AdminUsageError(`--${name} is required`);
+  if (typeof value !== 'string' || !value) throw new AdminUsageError(`--${name} is required`);
   return value;
 }
 
@@ -47,8 +51,14 @@ function scopes(value: string): ClientScope[] {
   return list as ClientScope[];
 }
 
+function batchSize(value: string | undefined): number {
+  const n = Number(value ?? 200);
+  if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new AdminUsageError('--batch-size must be an integer from 1 to 10000');
+  return n;
+}
+
 /** Runs one operator command against a migrated database and returns what to print as JSON. */
-export async function runLedgerAdmin(argv: string[], dataSource: DataSource): Promise<Record<string, unknown>> {
+export async function runLedgerAdmin(argv: string[], dataSource: DataSource, keys?: RootKeys): Promise<Record<string, unknown>> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -59,11 +69,14 @@ export async function runLedgerAdmin(argv: string[], dataSource: DataSource): Pr
       mode: { type: 'string' },
       scopes: { type: 'string' },
       plan: { type: 'string' },
+      'batch-size': { type: 'string' },
+      help: { type: 'boolean' },
     },
   });
+  if (values.help) return { usage: ADMIN_USAGE.split('\n') };
   const organizations = new OrganizationsService(new OrganizationsRepository(dataSource));
   // The CLI lists nothing, so a throwaway cursor key suffices and it needs no service secret.
-  const pagination = new Pagination({ LEDGER_SECRET_KEY: generateSecretKey() });
+  const pagination = new Pagination({ rootKeys: new RootKeys(generateSecretKey()) });
   const ledgers = new LedgersService(new LedgersRepository(dataSource), pagination);
   const clients = new OauthClientsService(new OauthClientsRepository(dataSource), ledgers, pagination);
 
@@ -102,6 +115,10 @@ export async function runLedgerAdmin(argv: string[], dataSource: DataSource): Pr
       const plan = required(values, 'plan');
       if (!isPlan(plan)) throw new AdminUsageError(`--plan must be one of ${PLANS.join(', ')}`);
       return presentOrganization(await organizations.changePlan(required(values, 'organization'), plan));
+    }
+    case 'rotate-secret-key': {
+      if (!keys) throw new AdminUsageError('rotate-secret-key needs LEDGER_SECRET_KEY (the new key) and LEDGER_PREVIOUS_SECRET_KEYS');
+      return resealAll(dataSource, keys, LEDGER_SEALED_COLUMNS, batchSize(values['batch-size']));
     }
     default:
       throw new AdminUsageError(positionals[0] ? `unknown command ${positionals[0]}` : 'a command is required');

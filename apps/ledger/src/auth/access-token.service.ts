@@ -1,7 +1,6 @@
-import { hkdfSync } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
-import { randomUuid } from '@bursar/crypto';
+import { errors as joseErrors, jwtVerify, type JWTVerifyResult, SignJWT } from 'jose';
+import { KEY_PURPOSES, randomUuid } from '@bursar/crypto';
 import { Mode, MODES } from '../common/mode';
 import { LedgerSettings } from '../config/ledger.settings';
 import { OauthClientEntity } from '../oauth-clients/oauth-client.entity';
@@ -29,14 +28,16 @@ export interface IssuedToken {
 /**
  * HS256 access tokens (RFC 9068 layout). The key is derived from LEDGER_SECRET_KEY with HKDF under
  * a purpose label, so the same secret never keys two different algorithms, and every replica
- * derives the same key without storing one more secret.
+ * derives the same key without storing one more secret. Tokens signed under a key listed in
+ * LEDGER_PREVIOUS_SECRET_KEYS still verify, so a key rotation logs no client out.
  */
 /** Most verified tokens remembered before the cache starts over. */
 const VERIFIED_MAX = 10_000;
 
 @Injectable()
 export class AccessTokenService {
-  private readonly key: Uint8Array;
+  /** Signing key first, then the previous keys' (verification only). */
+  private readonly keys: Uint8Array[];
   /**
    * Grants of tokens already verified, by token, until the token expires: a token's validity
    * depends only on its signature and its expiry (nothing revokes one early), so every request of
@@ -45,8 +46,7 @@ export class AccessTokenService {
   private readonly verified = new Map<string, { grant: AccessGrant; expiresAt: number }>();
 
   constructor(private readonly settings: LedgerSettings) {
-    const ikm = Buffer.from(settings.LEDGER_SECRET_KEY, 'base64');
-    this.key = new Uint8Array(hkdfSync('sha256', ikm, Buffer.alloc(0), 'bursar-ledger access-token hs256', 32));
+    this.keys = settings.rootKeys.subkeys(KEY_PURPOSES.accessTokens).map((key) => new Uint8Array(key));
   }
 
   async issue(client: OauthClientEntity, scopes: ClientScope[], now: Date): Promise<IssuedToken> {
@@ -67,7 +67,7 @@ export class AccessTokenService {
       .setJti(randomUuid())
       .setIssuedAt(issuedAt)
       .setExpirationTime(issuedAt + expiresIn)
-      .sign(this.key);
+      .sign(this.keys[0]);
     return { token, expiresIn };
   }
 
@@ -83,12 +83,7 @@ export class AccessTokenService {
 
   private async check(token: string): Promise<{ grant: AccessGrant; expiresAt: number } | null> {
     try {
-      const { payload } = await jwtVerify(token, this.key, {
-        algorithms: [ACCESS_TOKEN_ALGORITHM],
-        issuer: this.settings.publicUrl,
-        typ: ACCESS_TOKEN_TYPE,
-        requiredClaims: ['sub', 'iat', 'exp', 'mode', 'scope', 'tenant_id'],
-      });
+      const { payload } = await this.verifyWithAnyKey(token);
       const { sub, iat, exp, mode, scope, tenant_id: tenantId, ledger_id: ledgerId } = payload;
       if (typeof mode !== 'string' || !(MODES as readonly string[]).includes(mode)) return null;
       if (typeof scope !== 'string' || typeof tenantId !== 'string' || typeof sub !== 'string') return null;
@@ -105,6 +100,22 @@ export class AccessTokenService {
     } catch (err) {
       if (err instanceof joseErrors.JOSEError) return null;
       throw err;
+    }
+  }
+
+  private async verifyWithAnyKey(token: string): Promise<JWTVerifyResult> {
+    for (let i = 0; ; i++) {
+      try {
+        return await jwtVerify(token, this.keys[i], {
+          algorithms: [ACCESS_TOKEN_ALGORITHM],
+          issuer: this.settings.publicUrl,
+          typ: ACCESS_TOKEN_TYPE,
+          requiredClaims: ['sub', 'iat', 'exp', 'mode', 'scope', 'tenant_id'],
+        });
+      } catch (err) {
+        // Only a signature mismatch can mean another key; expiry or bad claims fail the same under all.
+        if (!(err instanceof joseErrors.JWSSignatureVerificationFailed) || i + 1 >= this.keys.length) throw err;
+      }
     }
   }
 }

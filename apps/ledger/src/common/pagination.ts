@@ -1,10 +1,9 @@
-import { hkdfSync } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { hmacSha256Hex, timingSafeEqualString } from '@bursar/crypto';
+import { hmacSha256Hex, KEY_PURPOSES, timingSafeEqualString } from '@bursar/crypto';
 import { LedgerSettings } from '../config/ledger.settings';
 import { ListPage } from './envelope.interceptor';
 import { LedgerErrors } from './ledger-errors';
@@ -102,21 +101,21 @@ function badCursor(): never {
  */
 @Injectable()
 export class Pagination {
-  private readonly key: Buffer;
+  /** The current key signs cursors; the previous keys' still accept theirs after a key rotation. */
+  private readonly keys: Buffer[];
 
-  constructor(@Inject(LedgerSettings) settings: Pick<LedgerSettings, 'LEDGER_SECRET_KEY'>) {
-    const ikm = Buffer.from(settings.LEDGER_SECRET_KEY, 'base64');
-    this.key = Buffer.from(hkdfSync('sha256', ikm, Buffer.alloc(0), 'bursar-ledger list cursor', 32));
+  constructor(@Inject(LedgerSettings) settings: Pick<LedgerSettings, 'rootKeys'>) {
+    this.keys = settings.rootKeys.subkeys(KEY_PURPOSES.cursors);
   }
 
   encode(order: ListOrder, scope: TenantScope, position: Position): string {
     const payload = Buffer.from(JSON.stringify({ v: CURSOR_VERSION, k: position.key, i: position.id })).toString('base64url');
-    return `${payload}.${this.mac(order, scope, payload)}`;
+    return `${payload}.${this.mac(this.keys[0], order, scope, payload)}`;
   }
 
   decode(order: ListOrder, scope: TenantScope, cursor: string): Position {
     const [payload, mac, extra] = cursor.split('.');
-    if (!payload || !mac || extra !== undefined || !timingSafeEqualString(mac, this.mac(order, scope, payload))) badCursor();
+    if (!payload || !mac || extra !== undefined || !this.keys.some((key) => timingSafeEqualString(mac, this.mac(key, order, scope, payload)))) badCursor();
     try {
       const parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
       if (parsed.v !== CURSOR_VERSION || typeof parsed.k !== 'string' || typeof parsed.i !== 'string') badCursor();
@@ -184,7 +183,7 @@ export class Pagination {
     );
   }
 
-  private mac(order: ListOrder, scope: TenantScope, payload: string): string {
-    return hmacSha256Hex(this.key, `${order.list}\n${scope.organizationId}\n${scope.mode}\n${payload}`).slice(0, 32);
+  private mac(key: Buffer, order: ListOrder, scope: TenantScope, payload: string): string {
+    return hmacSha256Hex(key, `${order.list}\n${scope.organizationId}\n${scope.mode}\n${payload}`).slice(0, 32);
   }
 }

@@ -1,7 +1,16 @@
-import { IsPostgresUrl } from '@bursar/service-kit';
+import { IsOptional } from 'class-validator';
+import { IsAes256Key, IsAes256KeyList, IsPostgresUrl } from '@bursar/service-kit';
 
-/** The operator CLI only needs the database; it holds no keys. */
+/** The operator CLI needs the database; the root keys only for `rotate-secret-key`. */
 export class LedgerAdminSettings {
   @IsPostgresUrl()
   LEDGER_DATABASE_URL: string;
+
+  @IsOptional()
+  @IsAes256Key()
+  LEDGER_SECRET_KEY?: string;
+
+  @IsOptional()
+  @IsAes256KeyList()
+  LEDGER_PREVIOUS_SECRET_KEYS?: string;
 }

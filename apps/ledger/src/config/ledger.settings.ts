@@ -1,5 +1,6 @@
 import { IsBoolean, IsInt, IsNotEmpty, IsOptional, IsString, Max, Min } from 'class-validator';
-import { IsAes256Key, IsHttpUrl, IsPort, IsPostgresUrl, ToBool, ToInt } from '@bursar/service-kit';
+import { RootKeys } from '@bursar/crypto';
+import { IsAes256Key, IsAes256KeyList, IsHttpUrl, IsPort, IsPostgresUrl, ToBool, ToInt } from '@bursar/service-kit';
 import { WebhookServiceSettings } from '@bursar/queue';
 
 const TTL_RULE = 'LEDGER_ACCESS_TOKEN_TTL_SECONDS must be an integer from 60 to 86400';
@@ -13,11 +14,21 @@ export class LedgerSettings extends WebhookServiceSettings {
   LEDGER_DATABASE_URL: string;
 
   /**
-   * AES-256 key for secrets stored at rest (webhook signing secrets, source secrets). The HS256
-   * key of access tokens is derived from it (HKDF), so rotating it invalidates issued tokens.
+   * Root key of the ledger (base64 of 32 bytes). Every use gets its own HKDF subkey: sealed rows
+   * (webhook signing secrets, inbound secrets, idempotent replies), access tokens, list cursors,
+   * export links. See docs/security.md for rotation.
    */
   @IsAes256Key()
   LEDGER_SECRET_KEY: string;
+
+  /**
+   * Root keys replaced by LEDGER_SECRET_KEY (comma list), kept while `rotate-secret-key` re-seals
+   * rows and tokens signed under them expire: their sealed values still open, their tokens and
+   * cursors still verify.
+   */
+  @IsOptional()
+  @IsAes256KeyList()
+  LEDGER_PREVIOUS_SECRET_KEYS?: string;
 
   /** Where error `docs_url` links point; `#<code>` is appended. */
   @IsOptional()
@@ -140,6 +151,10 @@ export class LedgerSettings extends WebhookServiceSettings {
   @ToBool()
   @IsBoolean()
   EXPORT_S3_FORCE_PATH_STYLE = false;
+
+  get rootKeys(): RootKeys {
+    return RootKeys.fromSettings(this.LEDGER_SECRET_KEY, this.LEDGER_PREVIOUS_SECRET_KEYS);
+  }
 
   get publicUrl(): string {
     return (this.LEDGER_PUBLIC_URL ?? `http://localhost:${this.LEDGER_PORT}`).replace(/\/+$/, '');

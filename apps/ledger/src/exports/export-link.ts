@@ -1,5 +1,4 @@
-import { hkdfSync } from 'node:crypto';
-import { hmacSha256Hex, timingSafeEqualString } from '@bursar/crypto';
+import { hmacSha256Hex, KEY_PURPOSES, type RootKeys, timingSafeEqualString } from '@bursar/crypto';
 import { ExportFile } from './storage/export-storage';
 
 /**
@@ -9,19 +8,20 @@ import { ExportFile } from './storage/export-storage';
  * makes it worthless.
  */
 export class ExportLinkSigner {
-  private readonly key: Buffer;
+  /** Signing key first; links signed under a previous root key verify until they expire. */
+  private readonly keys: Buffer[];
 
-  constructor(secretKey: string) {
-    this.key = Buffer.from(hkdfSync('sha256', Buffer.from(secretKey, 'base64'), Buffer.alloc(0), 'bursar-ledger export link', 32));
+  constructor(rootKeys: RootKeys) {
+    this.keys = rootKeys.subkeys(KEY_PURPOSES.exportLinks);
   }
 
-  sign(file: ExportFile, expiresUnix: number): string {
-    return hmacSha256Hex(this.key, `${file.ledgerId}\n${file.exportId}\n${file.resource}\n${expiresUnix}`);
+  sign(file: ExportFile, expiresUnix: number, key = this.keys[0]): string {
+    return hmacSha256Hex(key, `${file.ledgerId}\n${file.exportId}\n${file.resource}\n${expiresUnix}`);
   }
 
   /** Whether `signature` is this file's for `expiresUnix` and that moment has not passed. */
   verify(file: ExportFile, expiresUnix: number, signature: string, now = Date.now()): boolean {
-    const valid = timingSafeEqualString(signature, this.sign(file, expiresUnix));
+    const valid = this.keys.some((key) => timingSafeEqualString(signature, this.sign(file, expiresUnix, key)));
     return valid && expiresUnix * 1000 > now;
   }
 }

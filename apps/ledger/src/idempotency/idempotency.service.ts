@@ -34,7 +34,7 @@ export function fingerprintOf(parts: { path: string; ledger: string; query: unkn
 }
 
 /** Binds a sealed response to its key, so it cannot be replayed under another. */
-function aadOf(s: KeyScope): string {
+export function idempotencyAad(s: KeyScope): string {
   return [s.organizationId, s.mode, s.clientId, s.route, s.key].join('\n');
 }
 
@@ -48,7 +48,7 @@ export class IdempotencyService implements OnModuleInit, OnModuleDestroy {
     private readonly settings: LedgerSettings,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    this.box = SecretBox.fromBase64(settings.LEDGER_SECRET_KEY);
+    this.box = settings.rootKeys.sealedRows();
   }
 
   /**
@@ -101,7 +101,7 @@ export class IdempotencyService implements OnModuleInit, OnModuleDestroy {
         headers: { 'Retry-After': '1' },
       });
     }
-    const body = stored.responseBody === null ? null : JSON.parse(this.box.decrypt(stored.responseBody, aadOf(scope)));
+    const body = stored.responseBody === null ? null : JSON.parse(this.box.decrypt(stored.responseBody, idempotencyAad(scope)));
     return { kind: 'replay', status: stored.responseStatus ?? 200, body };
   }
 
@@ -111,7 +111,7 @@ export class IdempotencyService implements OnModuleInit, OnModuleDestroy {
   }
 
   private seal(scope: KeyScope, body: unknown): string {
-    return this.box.encrypt(JSON.stringify(body ?? null), aadOf(scope));
+    return this.box.encrypt(JSON.stringify(body ?? null), idempotencyAad(scope));
   }
 
   private staleBefore(): Date {

@@ -38,7 +38,7 @@ export class InboundService {
     private readonly externalTransactions: ExternalTransactionsService,
     settings: LedgerSettings,
   ) {
-    this.box = SecretBox.fromBase64(settings.LEDGER_SECRET_KEY);
+    this.box = settings.rootKeys.sealedRows();
     this.signatureHeader = `${settings.WEBHOOK_BRAND}-Inbound-Signature`;
   }
 

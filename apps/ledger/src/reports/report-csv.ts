@@ -1,9 +1,15 @@
 import type { Request } from 'express';
+import { stringify } from 'csv-stringify/sync';
+import Negotiator from 'negotiator';
 
-/** RFC 4180 field: quoted when it holds a comma, quote or line break. */
-function field(value: unknown): string {
-  const text = value === null || value === undefined ? '' : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+/** A plain decimal (an amount, a count): spreadsheets read it as a number, never as a formula. */
+const NUMBER = /^-?\d+(\.\d+)?$/;
+/** Leading characters a spreadsheet treats as the start of a formula (CSV injection). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** Text a client wrote (account names, references) is neutralised with a leading apostrophe. */
+function neutralise(text: string): string {
+  return FORMULA_START.test(text) && !NUMBER.test(text) ? `'${text}` : text;
 }
 
 /**
@@ -16,14 +22,24 @@ export function toCsv(accounts: Record<string, unknown>[], totals: Record<string
     ...Object.entries(totals).map(([currency, sums]) => ({ section: 'total', currency, ...sums })),
   ];
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  const lines = [columns, ...rows.map((r) => columns.map((c) => (r as Record<string, unknown>)[c]))];
-  return `${lines.map((l) => l.map(field).join(',')).join('\r\n')}\r\n`;
+  if (columns.length === 0) return '\r\n';
+  return stringify([columns, ...rows.map((r) => columns.map((c) => (r as Record<string, unknown>)[c]))], {
+    record_delimiter: 'windows',
+    eof: true,
+    cast: {
+      string: neutralise,
+      boolean: (value) => String(value),
+      date: (value) => value.toISOString(),
+    },
+  });
 }
 
-/** CSV when Accept names text/csv, JSON when it names JSON; otherwise `format` decides. */
+/**
+ * CSV when the Accept header prefers text/csv over JSON by its q-values; when the header accepts
+ * both equally (or names neither), `format` decides.
+ */
 export function wantsCsv(req: Request, format: string | undefined): boolean {
-  const accept = req.headers.accept ?? '';
-  if (/\btext\/csv\b/i.test(accept)) return true;
-  if (/\bapplication\/json\b/i.test(accept)) return false;
-  return format === 'csv';
+  const offered = format === 'csv' ? ['text/csv', 'application/json'] : ['application/json', 'text/csv'];
+  const chosen = req.headers.accept ? new Negotiator(req).mediaType(offered) : undefined;
+  return (chosen ?? offered[0]) === 'text/csv';
 }

@@ -20,7 +20,7 @@ function settingsOf(body: UpdateSourceDto & { kind?: string }): SourceSettings {
     description: body.description,
     defaultStrategy: body.default_strategy,
     defaultWindowSeconds: body.default_window_seconds,
-    defaultToleranceMinorUnits: body.default_tolerance_minor_units === undefined ? undefined : String(body.default_tolerance_minor_units),
+    defaultToleranceMinorUnits: body.default_tolerance_minor_units == null ? undefined : String(body.default_tolerance_minor_units),
     defaultAccountId: body.default_account_id,
     metadata: body.metadata,
   };

@@ -38,7 +38,7 @@ export class SourcesService {
     private readonly settings: LedgerSettings,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {
-    this.box = SecretBox.fromBase64(settings.LEDGER_SECRET_KEY);
+    this.box = settings.rootKeys.sealedRows();
   }
 
   /**

@@ -58,7 +58,8 @@ export class CorrectionsService {
 
   /** With `amount` (our contract's partial reverse) this is a refund. */
   reverse(scope: LedgerScope, id: string, body: CorrectionDto, key: string | null, expand: Set<Expandable>): Promise<WriteResult> {
-    if (body.amount !== undefined) return this.refund(scope, id, body, key, expand);
+    // An explicit null amount means none, as an absent one (it reached BigInt(null): 500).
+    if (body.amount != null) return this.refund(scope, id, body, key, expand);
     let original: TransactionEntity;
     return this.service.writeOne(
       scope,
@@ -76,7 +77,7 @@ export class CorrectionsService {
   }
 
   refund(scope: LedgerScope, id: string, body: CorrectionDto, key: string | null, expand: Set<Expandable>): Promise<WriteResult> {
-    if (body.amount === undefined) {
+    if (body.amount == null) {
       throw LedgerErrors.error('invalid_request', { message: 'amount is required', param: 'amount', details: { fields: { amount: ['required'] } } });
     }
     const amount = BigInt(body.amount);

@@ -27,6 +27,6 @@ export const webhookDispatchProvider = webhookDispatcherProvider(LedgerSettings,
     extraEventColumns: ['ledger_id', 'mode', 'resource_id'],
     presentEvent: eventBody,
   },
-  atRestKey: settings.LEDGER_SECRET_KEY,
+  atRest: settings.rootKeys.sealedRows(),
   schedule: LEDGER_RETRY_SCHEDULE,
 }));

@@ -1,8 +1,8 @@
 import { lookup as dnsLookup, LookupAddress } from 'node:dns';
 import http, { IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
-import { isPrivateAddress } from '@bursar/queue';
+import { isIP, type LookupFunction } from 'node:net';
+import { isPrivateAddress, urlHost } from '@bursar/queue';
 
 /** Enough of a response body to show a person why a receiver refused a delivery. */
 const KEPT_BODY_BYTES = 4096;
@@ -37,7 +37,10 @@ function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   return out;
 }
 
-/** POSTs webhook bodies over keep-alive connections; never throws, reports what happened. */
+/**
+ * POSTs webhook bodies over keep-alive connections; never throws, reports what happened. Redirects
+ * are not followed (a 3xx is reported as a failed delivery), so no hop can lead past the filter.
+ */
 export class WebhookSender {
   private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 256 });
@@ -50,6 +53,16 @@ export class WebhookSender {
   send(url: string, body: string, headers: Record<string, string>): Promise<SendOutcome> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
+    const refused = (error: string) => Promise.resolve({ status: null, headers: null, body: null, error, durationMs: elapsed() });
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return refused('invalid endpoint URL');
+    }
+    // Node skips a custom lookup when the host is an IP literal, so literals are checked here.
+    const literal = urlHost(target);
+    if (!this.allowPrivate && isIP(literal) && isPrivateAddress(literal)) return refused(`refusing private address ${literal}`);
     return new Promise((resolve) => {
       let settled = false;
       const finish = (outcome: Omit<SendOutcome, 'durationMs'>) => {
@@ -60,12 +73,6 @@ export class WebhookSender {
       };
       const failed = (error: string) => finish({ status: null, headers: null, body: null, error });
 
-      let target: URL;
-      try {
-        target = new URL(url);
-      } catch {
-        return failed('invalid endpoint URL');
-      }
       const secure = target.protocol === 'https:';
       const req = (secure ? https : http).request(target, {
         method: 'POST',

@@ -13,8 +13,8 @@ import type { WebhookOutboxTables } from './webhook-outbox.tables';
 export interface ServiceWebhooks {
   service: WebhookService;
   tables: WebhookOutboxTables;
-  /** The service's at-rest key (base64), which seals endpoint secrets in its database. */
-  atRestKey: string;
+  /** Opens the endpoint secrets sealed in the service's database (its root keys' sealed-row box). */
+  atRest: SecretBox;
   schedule: RetrySchedule;
 }
 
@@ -27,12 +27,12 @@ export function webhookDispatcherProvider<S extends WebhookServiceSettings>(
     provide: WebhookDispatcher,
     inject: [settingsToken, getDataSourceToken(), LOGGER],
     useFactory: (settings: S, dataSource: DataSource, logger: Logger) => {
-      const { service, tables, atRestKey, schedule } = describe(settings);
+      const { service, tables, atRest, schedule } = describe(settings);
       return new WebhookDispatcher({
         service,
         dataSource,
         tables,
-        atRest: SecretBox.fromBase64(atRestKey),
+        atRest,
         retryDelaysMs: retryDelaysMs(schedule, settings.WEBHOOK_RETRY_BASE_MS),
         logger,
         ...dispatcherSettings(settings),

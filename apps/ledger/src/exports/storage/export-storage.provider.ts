@@ -23,6 +23,6 @@ export function exportStorageFor(settings: LedgerSettings, signer: ExportLinkSig
 }
 
 export const exportStorageProviders: Provider[] = [
-  { provide: ExportLinkSigner, inject: [LedgerSettings], useFactory: (s: LedgerSettings) => new ExportLinkSigner(s.LEDGER_SECRET_KEY) },
+  { provide: ExportLinkSigner, inject: [LedgerSettings], useFactory: (s: LedgerSettings) => new ExportLinkSigner(s.rootKeys) },
   { provide: EXPORT_STORAGE, inject: [LedgerSettings, ExportLinkSigner], useFactory: exportStorageFor },
 ];
