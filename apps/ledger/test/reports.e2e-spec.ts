@@ -91,6 +91,11 @@ describe('Reports', () => {
     const cash = await api.get('/reports/cash_flow').set('Accept', 'text/csv').expect(200);
     expect(cash.text.split('\r\n')[0]).toContain('net_change');
     await api.get('/reports/trial_balance?format=xml').expect(422);
+    // An ordinal date passes a plain ISO 8601 check but no Date parser (it answered 500; fuzz seed 99).
+    for (const route of ['reserves_outstanding', 'trial_balance', 'balance_sheet']) {
+      const res = await api.get(`/reports/${route}?at=3985213`).expect(422);
+      expect(res.body.error).toEqual(expect.objectContaining({ code: 'invalid_request', param: 'at' }));
+    }
     // CSV is offered on report reads only.
     const accounts = await api.get('/accounts').set('Accept', 'text/csv').expect(200);
     expect(accounts.body.object).toBe('list');

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsISO8601, IsOptional, IsString, IsUUID, Length, MaxLength, ValidateBy } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, IsUUID, Length, MaxLength, ValidateBy } from 'class-validator';
+import { IsInstant } from '../../common/is-instant.decorator';
 import { pageQueryOf, COMMON_LIMITS } from '../../common/pagination';
 import { EXTERNAL_TRANSACTION_STATUSES } from '../external-transaction.record';
 import { MAX_INGEST_ITEMS } from '../external-transactions.service';
@@ -54,12 +55,12 @@ export class ListExternalTransactionsQuery extends pageQueryOf(COMMON_LIMITS) {
 
   @ApiPropertyOptional({ format: 'date-time', description: 'occurred_at at or after' })
   @IsOptional()
-  @IsISO8601()
+  @IsInstant()
   from?: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'occurred_at before' })
   @IsOptional()
-  @IsISO8601()
+  @IsInstant()
   to?: string;
 }
 

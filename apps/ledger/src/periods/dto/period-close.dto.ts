@@ -1,14 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsISO8601, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { IsInstant } from '../../common/is-instant.decorator';
 import { LedgerSelectionQuery } from '../../common/pagination';
 
 export class CreatePeriodCloseDto {
   @ApiProperty({ format: 'date-time', description: 'Inclusive start of the closed window of value dates' })
-  @IsISO8601({ strict: true })
+  @IsInstant()
   period_start: string;
 
   @ApiProperty({ format: 'date-time', description: 'Exclusive end; the trial balance is frozen at this instant' })
-  @IsISO8601({ strict: true })
+  @IsInstant()
   period_end: string;
 
   @ApiProperty({ description: 'Free label of who closes (not a service identity)' })

@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsISO8601, IsObject, IsOptional, IsString } from 'class-validator';
+import { IsIn, IsObject, IsOptional, IsString } from 'class-validator';
+import { IsInstant } from '../../common/is-instant.decorator';
 import { PostingPageQuery } from '../../common/pagination';
 
 export class ListPostingsQuery extends PostingPageQuery {
@@ -15,7 +16,7 @@ export class ListPostingsQuery extends PostingPageQuery {
 
   @ApiPropertyOptional({ format: 'date-time', description: 'value_date strictly before this instant' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsInstant()
   before_value_date?: string;
 }
 

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Length, Matches, Max, Min, MaxLength } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, Min, MaxLength } from 'class-validator';
+import { IsInstant } from '../../common/is-instant.decorator';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
 import { COMMON_LIMITS, LedgerSelectionQuery } from '../../common/pagination';
 
@@ -28,12 +29,12 @@ export class RunOptionsDto {
     description: 'Only rows that occurred at or after this instant; with `to`, also reports unmatched_internal over [from, to)',
   })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsInstant()
   from?: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Only rows that occurred before this instant (exclusive)' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsInstant()
   to?: string;
 
   @ApiPropertyOptional({ minimum: 0, maximum: MAX_WINDOW_SECONDS, description: "Largest |value_date - occurred_at|; default the source's (86400)" })

@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsInstant } from '../../common/is-instant.decorator';
 import { LedgerSelectionQuery } from '../../common/pagination';
 
 export class ReportFormatQuery extends LedgerSelectionQuery {
@@ -18,7 +19,7 @@ export class ReportFormatQuery extends LedgerSelectionQuery {
 export class PointInTimeQuery extends ReportFormatQuery {
   @ApiPropertyOptional({ format: 'date-time', description: 'Postings with value_date at or before this instant (default now)' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsInstant()
   at?: string;
 
   @ApiPropertyOptional({ enum: ['true', 'false'], description: 'Trial balance: keep accounts without postings' })
@@ -33,12 +34,12 @@ export type Granularity = (typeof GRANULARITIES)[number];
 export class PeriodReportQuery extends ReportFormatQuery {
   @ApiPropertyOptional({ format: 'date-time', description: 'Inclusive start on value_date (default: the beginning)' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsInstant()
   from?: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Exclusive end on value_date (default now)' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsInstant()
   to?: string;
 
   @ApiPropertyOptional({ enum: GRANULARITIES, description: 'Adds series[] buckets; needs from and to; at most 400 buckets' })
@@ -50,7 +51,7 @@ export class PeriodReportQuery extends ReportFormatQuery {
 export class ReservesOutstandingQuery extends ReportFormatQuery {
   @ApiPropertyOptional({ format: 'date-time', description: 'Balances from postings with value_date at or before this instant (default now)' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsInstant()
   at?: string;
 }
 
@@ -60,7 +61,7 @@ export class FundSegregationQuery extends ReportFormatQuery {
     examples: ['2026-03-31', '2026-03-31T12:00:00Z'],
   })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsInstant()
   @Matches(/^\d{4}-\d{2}-\d{2}($|T)/, { message: 'value_date must be a date (YYYY-MM-DD) or a date-time' })
   value_date?: string;
 }

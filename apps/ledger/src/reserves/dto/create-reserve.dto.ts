@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsISO8601, IsObject, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { IsObject, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { IsInstant } from '../../common/is-instant.decorator';
 import { ACCOUNT_ID_PATTERN } from '../../accounts/account-kinds';
 import { CURRENCY_PATTERN } from '../../accounts/currencies';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
@@ -31,7 +32,7 @@ export class CreateReserveDto {
 
   @ApiPropertyOptional({ format: 'date-time', description: "Kept in the transaction's metadata only; nothing is released automatically" })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsInstant()
   expires_at?: string;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: "Merged into the transaction's metadata" })

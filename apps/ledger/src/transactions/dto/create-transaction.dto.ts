@@ -1,22 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsISO8601,
-  IsObject,
-  IsOptional,
-  IsString,
-  Length,
-  Matches,
-  Min,
-  ValidateBy,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Min, ValidateBy, ValidateNested } from 'class-validator';
+import { IsInstant } from '../../common/is-instant.decorator';
 import { ACCOUNT_ID_PATTERN, Direction } from '../../accounts/account-kinds';
 import { CURRENCY_PATTERN } from '../../accounts/currencies';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
@@ -131,7 +116,7 @@ export class TransactionBodyDto {
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Economic date; defaults to booking time' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsInstant()
   value_date?: string;
 }
 

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsISO8601, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsInstant } from '../../common/is-instant.decorator';
 import { LedgerSelectionQuery, PageQuery } from '../../common/pagination';
 
 const EXPAND_DESCRIPTION = 'Comma list of postings.account (inline compact accounts) and balances (touched accounts)';
@@ -72,12 +73,12 @@ export class ListTransactionsQuery extends PageQuery {
 
   @ApiPropertyOptional({ format: 'date-time', description: 'value_date at or after (inclusive)' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsInstant()
   value_date_from?: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'value_date before (exclusive)' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsInstant()
   value_date_to?: string;
 
   @ApiPropertyOptional({ enum: ['true', 'false'] })
