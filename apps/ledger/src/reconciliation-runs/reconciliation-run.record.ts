@@ -38,15 +38,7 @@ export interface RunRecord {
 }
 
 /** What a new run is asked to do; `status` is `running` for runs the request executes itself, else `queued`. */
-export interface NewRun {
-  sourceId: string;
-  status: 'queued' | 'running';
-  externalReference: string | null;
-  note: string | null;
-  strategy: RunStrategy;
-  windowSeconds: number;
-  autoResolveBelow: string;
-  rangeFrom: Date | null;
-  rangeTo: Date | null;
-  externalTransactionIds: string[] | null;
-}
+export type NewRun = Pick<
+  RunRecord,
+  'sourceId' | 'externalReference' | 'note' | 'strategy' | 'windowSeconds' | 'autoResolveBelow' | 'rangeFrom' | 'rangeTo' | 'externalTransactionIds'
+> & { status: 'queued' | 'running' };
