@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import request from 'supertest';
-import { pollUntil } from '@bursar/testing';
+import { pollUntil, terminateSessionsUntil } from '@bursar/testing';
 import { agentWithPolicy, DecisionStack, pay, readBudget, startDecisionStack, TestAgent } from './decision-fixtures';
 
 /** What a Postgres restart does to control's connections, done from the test with `pg_terminate_backend`. */
@@ -21,14 +21,6 @@ describe('Control when Postgres ends its connections', () => {
     await s.close();
   });
 
-  const terminateApp = async (): Promise<number> =>
-    (
-      await admin.query(
-        `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
-         WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name = 'bursar-control'`,
-      )
-    ).rows[0].n;
-
   it('answers authorizations 201 or 503 service_unavailable, never 500, while its connections end again and again, and stays up', async () => {
     const answers: request.Response[] = [];
     const keys: string[] = [];
@@ -40,15 +32,7 @@ describe('Control when Postgres ends its connections', () => {
         answers.push(await pay(s.t.app, agent, { amount_cents: 100, counterparty: 'acme', idempotency_key: key }));
       }
     };
-    const terminator = async () => {
-      let ended = 0;
-      while (Date.now() < until) {
-        ended += await terminateApp();
-        await new Promise((r) => setTimeout(r, 40));
-      }
-      return ended;
-    };
-    const [ended] = await Promise.all([terminator(), ...Array.from({ length: 8 }, authorizer)]);
+    const [ended] = await Promise.all([terminateSessionsUntil(admin, 'bursar-control', until), ...Array.from({ length: 8 }, authorizer)]);
     expect(ended).toBeGreaterThan(0);
     const wrong = answers.filter((r) => r.status !== 201 && !(r.status === 503 && r.body.error?.code === 'service_unavailable'));
     expect(wrong.map((r) => `${r.status} ${JSON.stringify(r.body)}`)).toEqual([]);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { pollUntil, startWebhookReceiver, WebhookReceiver, webhookTestEnv } from '@bursar/testing';
+import { pollUntil, startWebhookReceiver, terminateSessions, terminateSessionsUntil, WebhookReceiver, webhookTestEnv } from '@bursar/testing';
 import { BooksApi } from './books-api';
 import { booksProblems } from './books-invariants';
 import { LedgerTestApp, startLedgerTestApp } from './ledger-test-app';
@@ -38,14 +38,7 @@ describe('Ledger when Postgres ends its connections', () => {
     await t.close();
   });
 
-  /** Ends every session of the app's database but the test's own; how many it ended. */
-  async function terminateApp(): Promise<number> {
-    const { rows } = await admin.query(
-      `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
-       WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name LIKE 'bursar-ledger%'`,
-    );
-    return rows[0].n;
-  }
+  const terminateApp = () => terminateSessions(admin, 'bursar-ledger%');
 
   const ready = () => pollUntil(async () => (await request(t.app.getHttpServer()).get('/readyz')).status, (s) => s === 200, 10_000, 50);
 
@@ -98,15 +91,7 @@ describe('Ledger when Postgres ends its connections', () => {
         answers.push(await api.transfer('merchant', 'bank', '1', 'USD', {}, key));
       }
     };
-    const terminator = async () => {
-      let ended = 0;
-      while (Date.now() < until) {
-        ended += await terminateApp();
-        await new Promise((r) => setTimeout(r, 40));
-      }
-      return ended;
-    };
-    const [ended] = await Promise.all([terminator(), ...Array.from({ length: 8 }, writer)]);
+    const [ended] = await Promise.all([terminateSessionsUntil(admin, 'bursar-ledger%', until), ...Array.from({ length: 8 }, writer)]);
     expect(ended).toBeGreaterThan(0);
     expect(wrongAnswers(answers)).toEqual([]);
     expect(answers.filter((r) => r.status === 201).length).toBeGreaterThan(0);

@@ -8,3 +8,4 @@ export * from './poll-until';
 export * from './held-transaction';
 export * from './relay-order';
 export * from './secret-scan';
+export * from './session-terminator';
