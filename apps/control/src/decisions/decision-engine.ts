@@ -1,23 +1,9 @@
-import type { Agent } from '../agents/agent.entity';
-import type { Budget } from '../budgets/budget.entity';
 import { remainingCents } from '../budgets/budgets.service';
 import type { LoadedPolicies } from '../policies/policy-engine.service';
-import type { Verdict, WindowUsage } from '../policies/policy-compiler';
-import type { SpendToken } from '../spend-tokens/spend-token.entity';
-import { effectiveStatus } from '../spend-tokens/spend-tokens.service';
+import type { Verdict } from '../policies/policy-compiler';
 import { Decision, EvaluatedAction, frameHash } from './decision';
+import { DecisionCounters, RecordedInputs, Settlement, TokenCounters } from './decision-inputs';
 import { formatCents, lowerOrWait, remedy } from './remedies';
-
-export interface DecisionInput {
-  action: EvaluatedAction;
-  agent: Pick<Agent, 'id' | 'mode' | 'scopes'>;
-  budget: Pick<Budget, 'status' | 'budget_cents' | 'spent_cents' | 'reserved_cents'>;
-  policies: LoadedPolicies;
-  usage: WindowUsage[];
-  /** The spend token a payment cites, already found to be this agent's and this budget's. */
-  token: SpendToken | null;
-  now: Date;
-}
 
 type Refusal = Pick<Verdict, 'rule' | 'detail' | 'remedy'>;
 
@@ -27,8 +13,8 @@ export function scopeCovers(scopes: string[], actionType: string): boolean {
   return scopes.some((s) => s === '*' || s === actionType || (s.endsWith('.*') && actionType.startsWith(s.slice(0, -1))));
 }
 
-function tokenRefusal(token: SpendToken, action: EvaluatedAction, now: Date): Refusal | null {
-  const status = effectiveStatus(token, now);
+function tokenRefusal(token: TokenCounters, action: EvaluatedAction): Refusal | null {
+  const { status } = token;
   if (status !== 'issued') {
     return {
       rule: 'spend_token_unusable',
@@ -56,8 +42,7 @@ function tokenRefusal(token: SpendToken, action: EvaluatedAction, now: Date): Re
 }
 
 /** Checks that hold whatever the policy says: the budget is open, the key's scopes cover the action, it fits. */
-function intrinsicRefusal(input: DecisionInput, remaining: number): Refusal | null {
-  const { action, agent, budget } = input;
+function intrinsicRefusal(policies: LoadedPolicies, action: EvaluatedAction, { agent, budget }: DecisionCounters, remaining: number): Refusal | null {
   if (budget.status !== 'active') return inactiveRefusal(action.budget_id, budget.status);
   if (!scopeCovers(agent.scopes, action.action_type)) {
     return {
@@ -67,7 +52,7 @@ function intrinsicRefusal(input: DecisionInput, remaining: number): Refusal | nu
     };
   }
   if (action.cost_cents > remaining) return sessionBudgetRefusal(action, remaining);
-  if (input.policies.snapshots.length === 0) {
+  if (policies.snapshots.length === 0) {
     return { rule: 'no_policy', detail: {}, remedy: remedy('create_policy', 'The agent has no active policy, so everything is denied') };
   }
   return null;
@@ -99,11 +84,11 @@ export function sessionBudgetRefusal(action: EvaluatedAction, remaining: number)
 /**
  * The decision, in the reference's order: a cited spend token first (its refusal ends evaluation),
  * then the always-on checks, then `no_policy`, then the policies (first deny wins, holds only when
- * nothing denies). Headroom is measured before any reservation.
+ * nothing denies). Headroom is measured before any reservation. Pure: no I/O and no clock, so a
+ * recorded decision is recomputed from its policy version, frame and counters.
  */
-export function decide(input: DecisionInput): Decision {
-  const { action, policies } = input;
-  const remaining = remainingCents(input.budget as Budget);
+export function decide(policies: LoadedPolicies, action: EvaluatedAction, counters: DecisionCounters): Decision {
+  const remaining = remainingCents(counters.budget);
   const base = { policy_snapshot: policies.snapshots, policy_version: policies.version, frame_hash: frameHash(action) };
   const refused = (r: Refusal, headroom: Record<string, number>): Decision => ({
     outcome: 'denied',
@@ -112,14 +97,42 @@ export function decide(input: DecisionInput): Decision {
     ...base,
   });
   const sessionHeadroom = { session_remaining_cents: remaining };
-  const tokenRefused = input.token && tokenRefusal(input.token, action, input.now);
+  const tokenRefused = counters.spend_token && tokenRefusal(counters.spend_token, action);
   if (tokenRefused) return refused(tokenRefused, sessionHeadroom);
-  const intrinsic = intrinsicRefusal(input, remaining);
+  const intrinsic = intrinsicRefusal(policies, action, counters, remaining);
   if (intrinsic) return refused(intrinsic, sessionHeadroom);
   const verdict = policies.compiled.evaluate({
-    subject: { ...action, agent_mode: input.agent.mode },
-    usage: input.usage,
-    now: input.now.getTime(),
+    subject: { ...action, agent_mode: counters.agent.mode },
+    usage: counters.windows,
+    now: counters.now,
   });
   return { ...verdict, headroom: { ...verdict.headroom, ...sessionHeadroom }, ...base };
+}
+
+function denial(decision: Decision, r: Refusal): Decision {
+  return { ...decision, outcome: 'denied', rule: r.rule, detail: r.detail, remedy: r.remedy };
+}
+
+/** The decision as recorded once the reservation and the token spend settled (see `Settlement`). */
+export function applySettlement(decision: Decision, action: EvaluatedAction, counters: DecisionCounters, settlement: Settlement | null): Decision {
+  if (!settlement) return decision;
+  const { refused_budget: refusedBudget, reserved_before_cents: before } = settlement;
+  if (refusedBudget) {
+    const remaining = remainingCents(refusedBudget);
+    const refusal = refusedBudget.status !== 'active' ? inactiveRefusal(action.budget_id, refusedBudget.status) : sessionBudgetRefusal(action, remaining);
+    return denial({ ...decision, headroom: { ...decision.headroom, session_remaining_cents: remaining } }, refusal);
+  }
+  const settled = before === undefined ? decision : { ...decision, headroom: { ...decision.headroom, session_remaining_cents: before } };
+  if (!settlement.lost_token) return settled;
+  // The reference records the loser of a token race as a failed intent, its reservation released.
+  return denial(settled, {
+    rule: 'spend_token_unusable',
+    detail: { spend_token_id: counters.spend_token?.id, status: 'consumed' },
+    remedy: remedy('new_spend_token', 'Another payment spent this token first; mint a new one'),
+  });
+}
+
+/** A recorded decision recomputed from what it read: `intents.decision` again, bit for bit. */
+export function replayDecision(policies: LoadedPolicies, action: EvaluatedAction, recorded: RecordedInputs): Decision {
+  return applySettlement(decide(policies, action, recorded), action, recorded, recorded.settlement);
 }
