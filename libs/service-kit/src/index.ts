@@ -9,6 +9,7 @@ export * from './redis/redis-connection';
 export * from './database/typeorm-options';
 export * from './database/prepared-query';
 export * from './database/retrying-transaction';
+export * from './database/statement-batcher';
 export * from './http/create-http-app';
 export * from './http/run-service';
 export { registerFastValidator, type FastValidator } from './http/validation.pipe';

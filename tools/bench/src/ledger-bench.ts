@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,7 +6,7 @@ import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { generateSecretKey } from '@bursar/crypto';
 import { startAppProcess } from '@bursar/testing';
-import { ledgerBenchClient, overReplicas, redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit';
+import { ledgerBenchClient, overReplicas, percentile, redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit';
 
 /*
  * `pnpm bench:ledger`: the real ledger service on a scratch database, loaded with two-posting
@@ -19,8 +19,12 @@ import { ledgerBenchClient, overReplicas, redisUrl, report, runScript, scratchDa
  * does not depend on how loaded the machine is: the service's database round trips and the
  * database transactions (commits, read-only ones included) and the service's CPU time per transfer, and how busy autocannon kept this process (to show it is not
  * the bottleneck). BENCH_CPU_PROF=<file.cpuprofile> writes a CPU profile of the service there.
- * Afterwards the books are checked: every 2xx wrote exactly one transaction, every currency nets
- * to zero and every balance row equals the sum of its postings.
+ * Beside each transfer scenario runs its in-database twin: as many `pg` connections as clients,
+ * each calling the service's own write function (ledger_write_batch) with one transfer per call
+ * (the same accounts, an Idempotency-Key row and an event of the sizes the service writes), no
+ * HTTP and no service; the ratio HTTP / in-database of the same run is the headline figure.
+ * Afterwards the books are checked: every 2xx (and every in-database write) wrote exactly one
+ * transaction, every currency nets to zero and every balance row equals the sum of its postings.
  */
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -82,6 +86,15 @@ async function createAccounts(baseUrl: string, token: string, ids: string[]): Pr
   }
 }
 
+/**
+ * Two distinct accounts at random: transfers in flight share an account only as often as chance
+ * has it over 50 accounts (consecutive picks would make neighbours collide), always over 2.
+ */
+function pickPair(accounts: string[]): [from: string, to: string] {
+  const i = Math.floor(Math.random() * accounts.length);
+  return [accounts[i], accounts[(i + 1 + Math.floor(Math.random() * (accounts.length - 1))) % accounts.length]];
+}
+
 function runOne(baseUrl: string, token: string, scenario: Scenario): Promise<autocannon.Result> {
   const prefix = randomBytes(4).toString('hex');
   let n = 0;
@@ -96,11 +109,7 @@ function runOne(baseUrl: string, token: string, scenario: Scenario): Promise<aut
         path: '/ledger/v1/transactions',
         setupRequest: (req) => {
           n += 1;
-          // Two distinct accounts at random: transfers in flight share an account only as often as
-          // chance has it over 50 accounts (consecutive picks would make neighbours collide), always over 2.
-          const i = Math.floor(Math.random() * accounts.length);
-          const from = accounts[i];
-          const to = accounts[(i + 1 + Math.floor(Math.random() * (accounts.length - 1))) % accounts.length];
+          const [from, to] = pickPair(accounts);
           return {
             ...req,
             headers: {
@@ -139,6 +148,117 @@ async function run(baseUrls: string[], token: string, scenario: Scenario) {
     non2xx: sum((r) => r.non2xx),
     errors: sum((r) => r.errors),
   };
+}
+
+/** What an in-database transfer writes besides its rows, copied from one the service wrote: its event's data and its stored answer. */
+interface WriteTemplate {
+  organizationId: string;
+  ledgerId: string;
+  eventData: object;
+  client: string;
+  route: string;
+  fingerprint: string;
+  sealedBody: string;
+}
+
+async function writeTemplate(pg: Client, organizationId: string, ledgerId: string): Promise<WriteTemplate> {
+  const [event] = (await pg.query(`SELECT data FROM events WHERE type = 'transaction.created' ORDER BY seq DESC LIMIT 1`)).rows;
+  const [key] = (
+    await pg.query(`SELECT client_id, route, fingerprint, response_body FROM idempotency_keys WHERE state = 'completed' ORDER BY created_at DESC LIMIT 1`)
+  ).rows;
+  return {
+    organizationId,
+    ledgerId,
+    eventData: event.data,
+    client: key.client_id,
+    route: key.route,
+    fingerprint: key.fingerprint,
+    sealedBody: key.response_body,
+  };
+}
+
+const WRITE_BATCH = { name: 'bench_write_batch', text: 'SELECT ledger_write_batch($1::jsonb) AS results' };
+const RESERVE_IDS = {
+  name: 'bench_reserve_ids',
+  text: `SELECT ARRAY(SELECT nextval(pg_get_serial_sequence('postings', 'id'))::text FROM generate_series(1, 256)) AS ids`,
+};
+
+/**
+ * The in-database twin of a scenario: `connections` sessions calling ledger_write_batch with one
+ * transfer per call (posting ids drawn 256 at a time, as the service does) until the clock stops.
+ */
+async function runInDatabase(url: string, template: WriteTemplate, scenario: Scenario) {
+  const prefix = randomBytes(4).toString('hex');
+  const latencies: number[] = [];
+  let n = 0;
+  let refused = 0;
+  const started = Date.now();
+  const deadline = started + seconds * 1000;
+  const session = async (): Promise<number> => {
+    const db = new Client({ connectionString: url });
+    await db.connect();
+    let ids: string[] = [];
+    let ok = 0;
+    try {
+      while (Date.now() < deadline) {
+        if (ids.length < 2) ids = (await db.query({ ...RESERVE_IDS, values: [] })).rows[0].ids;
+        const [from, to] = pickPair(scenario.accounts);
+        const key = `${prefix}-${(n += 1)}`;
+        const id = randomUUID();
+        const now = new Date();
+        const batch = {
+          ledger: template.ledgerId,
+          organization: template.organizationId,
+          mode: 'test',
+          now,
+          stale_before: new Date(now.getTime() - 60_000),
+          expired_before: null,
+          accounts: [from, to],
+          items: [
+            {
+              id,
+              key,
+              kind: 'standard',
+              reverses: null,
+              refund_amount: null,
+              refund_currency: null,
+              metadata: {},
+              value_date: now,
+              postings: [
+                { id: ids.shift(), account: to, amount: '125', currency: 'USD', direction: 'debit', pending: false, tags: {} },
+                { id: ids.shift(), account: from, amount: '125', currency: 'USD', direction: 'credit', pending: false, tags: {} },
+              ],
+              refs: [],
+              conditions: [],
+              events: [{ type: 'transaction.created', resource_id: id, data: template.eventData }],
+              idem: {
+                organization: template.organizationId,
+                mode: 'test',
+                client: template.client,
+                route: template.route,
+                key,
+                fingerprint: template.fingerprint,
+                status: 201,
+                body: template.sealedBody,
+              },
+              touched: false,
+            },
+          ],
+        };
+        const at = performance.now();
+        const { rows } = await db.query({ ...WRITE_BATCH, values: [JSON.stringify(batch)] });
+        latencies.push(performance.now() - at);
+        if (rows[0].results[0].ok) ok += 1;
+        else refused += 1;
+      }
+    } finally {
+      await db.end();
+    }
+    return ok;
+  };
+  const oks = await Promise.all(Array.from({ length: scenario.connections }, session));
+  const ok = oks.reduce((a, b) => a + b, 0);
+  return { ok, refused, duration: (Date.now() - started) / 1000, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
 }
 
 /** Requests still in flight when a scenario's clock stops complete unseen, so up to this many more. */
@@ -195,7 +315,7 @@ async function main(): Promise<void> {
     for (let r = 0; r < replicas; r++) apps.push(await startAppProcess('apps/ledger/src/main.ts', 'LEDGER_PORT', serviceEnv(r)));
     const baseUrls = apps.map((app) => `http://127.0.0.1:${app.port}`);
     const [baseUrl] = baseUrls;
-    const { token, ledgerId } = await ledgerBenchClient(env, baseUrl);
+    const { token, ledgerId, organizationId } = await ledgerBenchClient(env, baseUrl);
     const spread = Array.from({ length: 50 }, (_, i) => `acct:${i}`);
     const hot = ['hot:a', 'hot:b'];
     await createAccounts(baseUrl, token, [...spread, ...hot]);
@@ -218,20 +338,38 @@ async function main(): Promise<void> {
       { key: '20', name: '20 clients, 50 accounts', connections: 20, accounts: spread },
       { key: 'hot', name: '20 clients, 2 hot accounts', connections: 20, accounts: hot },
     ].filter((scenario) => runs(scenario.key));
+    const template = await writeTemplate(pg, organizationId, ledgerId);
+    const ratios: Record<string, string> = {};
     for (const scenario of scenarios) {
       const before = await costCounters(pg);
       const result = await run(baseUrls, token, scenario);
       const after = await costCounters(pg);
       succeeded += result.ok;
+      const http = result.ok / result.duration;
       report(`ledger transfers: ${scenario.name}${replicas > 1 ? ` [${replicas} replicas]` : ''}`, {
-        'transactions/s': result.ok / result.duration,
+        'transactions/s': http,
         'p50 ms': result.p50,
         'p99 ms': result.p99,
         non2xx: result.non2xx,
         errors: result.errors,
         ...perTransfer(before, after, result.ok),
       });
+      const cpuBefore = process.cpuUsage();
+      const inDb = await runInDatabase(db.url, template, scenario);
+      const cpu = process.cpuUsage(cpuBefore);
+      succeeded += inDb.ok;
+      const direct = inDb.ok / inDb.duration;
+      report(`in-database: ${scenario.name}, one transfer per ledger_write_batch call`, {
+        'transactions/s': direct,
+        'p50 ms': inDb.p50,
+        'p99 ms': inDb.p99,
+        refused: inDb.refused,
+        'bench process CPU %': (100 * (cpu.user + cpu.system)) / 1000 / (inDb.duration * 1000),
+        'HTTP / in-database': (http / direct).toFixed(2),
+      });
+      ratios[scenario.name] = `${(http / direct).toFixed(2)}x (${Math.round(http)} / ${Math.round(direct)} transactions/s)`;
     }
+    if (scenarios.length > 0) report('HTTP / in-database, same run', ratios);
     const inFlight = scenarios.reduce((sum, s) => sum + s.connections, 0) + (afterWarmUp > 0 ? 4 * replicas : 0);
     report('books after the run', { check: await checkBooks(pg, ledgerId, succeeded, inFlight), synchronous_commit: durability });
   } finally {

@@ -17,7 +17,7 @@ export interface IdempotentOptions {
   required?: boolean | ((req: Request) => boolean);
   /**
    * The handler stores the key itself, in the database transaction of its write
-   * (IdempotencyService.completedKeysPart, read through @PendingIdempotency()), instead of the
+   * (IdempotencyService.completedKey, read through @PendingIdempotency()), instead of the
    * interceptor claiming it before and completing it after in transactions of their own.
    */
   inWrite?: boolean;

@@ -4,7 +4,7 @@ import { SecretBox, sha256Hex } from '@bursar/crypto';
 import { LOGGER } from '@bursar/service-kit';
 import { LedgerSettings } from '../config/ledger.settings';
 import { IdempotencyErrors } from './idempotency-errors';
-import { completedKeysInsert, IdempotencyRepository, KeyScope, StatementPart, StoredKey } from './idempotency.repository';
+import { CompletedKey, completedKeysInsert, IdempotencyRepository, KeyScope, StatementPart, StoredKey } from './idempotency.repository';
 
 /** A request still "in progress" after this long is presumed dead and its key may be taken over. */
 export const IN_FLIGHT_TIMEOUT_MS = 60_000;
@@ -72,8 +72,18 @@ export class IdempotencyService implements OnModuleInit, OnModuleDestroy {
    * (see completedKeysInsert). When one is not stored, the caller rolls back and asks answerTaken.
    */
   completedKeysPart(keys: (PendingKey & { status: number; body: unknown })[], firstParam: number): StatementPart {
-    const rows = keys.map((k) => ({ scope: k.scope, fingerprint: k.fingerprint, status: k.status, sealedBody: this.seal(k.scope, k.body) }));
-    return completedKeysInsert(rows, this.staleBefore(), this.expiredBefore(), firstParam);
+    const { staleBefore, expiredBefore } = this.takeOverWindow();
+    return completedKeysInsert(keys.map((k) => this.completedKey(k, k.status, k.body)), staleBefore, expiredBefore, firstParam);
+  }
+
+  /** `pending` completed with its response (the body sealed), as the write it names stores it. */
+  completedKey(pending: PendingKey, status: number, body: unknown): CompletedKey {
+    return { scope: pending.scope, fingerprint: pending.fingerprint, status, sealedBody: this.seal(pending.scope, body) };
+  }
+
+  /** Which rows a completion may take over: holders presumed dead (in progress since before staleBefore), results expired. */
+  takeOverWindow(): { staleBefore: Date; expiredBefore: Date | null } {
+    return { staleBefore: this.staleBefore(), expiredBefore: this.expiredBefore() };
   }
 
   /** What a request whose key was taken gets: the replay, or 409; null when no row holds the key. */

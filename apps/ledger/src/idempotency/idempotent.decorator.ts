@@ -23,7 +23,7 @@ import { IDEMPOTENCY_HEADER, IDEMPOTENCY_OPTIONS, IdempotencyInterceptor, Idempo
  *
  * `inWrite: true` (POST /transactions) skips the claim and completion transactions: the handler
  * stores the key, completed with its response, in its own write's database transaction
- * (IdempotencyService.completedKeysPart with @PendingIdempotency()); a parallel retry waits on
+ * (IdempotencyService.completedKey with @PendingIdempotency()); a parallel retry waits on
  * that row and then replays, and a key found taken is answered by IdempotencyService.answerTaken.
  */
 export function Idempotent(options: IdempotentOptions = {}) {

@@ -3,24 +3,16 @@ import { Injectable } from '@nestjs/common';
 import { QueryFailedError, EntityManager } from 'typeorm';
 import { BalanceFigures, balanceFigures, BalanceTotals, ZERO_TOTALS } from '../balances/balance';
 import { LedgerScope } from '../common/mode';
-import { OpeningStatement } from '../common/transaction-opened-with';
 import { PostingEntity } from '../postings/posting.entity';
 import { PlannedPosting, TransactionPlan } from './transaction-plan';
 import { TransactionEntity } from './transaction.entity';
 import { TransactionErrors } from './transaction-errors';
-import { StatementPart } from '../idempotency/idempotency.repository';
-import { BalanceDelta, Book, LockedAccount, NewEvent, TransactionsRepository, WriteRows, WrittenTransaction } from './transactions.repository';
+import { PostingIdPool } from './posting-id-pool';
+import { BalanceDelta, Book, LockedAccount, TransactionsRepository, WriteRows, WrittenTransaction } from './transactions.repository';
 
 /** What a write produced: the rows, and every touched account as it stands after the write. */
 export interface WriteOutcome extends WrittenTransaction {
   touched: LockedAccount[];
-}
-
-/** A batched write met a used idempotency key: roll back and write its plans one by one. */
-export class BatchConflict extends Error {
-  constructor() {
-    super('batched write conflicted');
-  }
 }
 
 /** Raised when the idempotency key already names a transaction; nothing was written. */
@@ -94,16 +86,72 @@ function checkAvailable(account: LockedAccount, before: BalanceFigures, after: B
   if (account.overdraftPolicy !== 'none' || after.available >= before.available) return;
   const floor = -account.overdraftLimit;
   if (after.available >= floor) return;
-  throw TransactionErrors.error('insufficient_funds', {
-    message: `Account ${account.id} would fall to an available balance of ${after.available} (floor ${floor})`,
+  throw insufficientFunds({
+    account: account.id,
+    currency: account.currency,
+    available: before.available.toString(),
+    available_after: after.available.toString(),
+    overdraft_limit: account.overdraftLimit.toString(),
+  });
+}
+
+/*
+ * The refusals of the checks, one builder each, shared by the in-memory checks (BooksWriter.check)
+ * and the answers of the database's write function (TransactionBatcher).
+ */
+
+export function unknownAccounts(plan: TransactionPlan, indexes: number[]) {
+  const names = indexes.map((i) => plan.postings[i].account);
+  return TransactionErrors.error('unknown_account', {
+    message: `No account ${names.join(', ')} in this ledger`,
+    param: `postings.${indexes[0]}.account`,
+    details: { accounts: [...new Set(names)] },
+  });
+}
+
+export function currencyMismatch(plan: TransactionPlan, i: number, accountCurrency: string) {
+  const p = plan.postings[i];
+  return TransactionErrors.error('currency_mismatch', {
+    message: `Posting ${i} is in ${p.currency} but account ${p.account} holds ${accountCurrency}`,
+    param: `postings.${i}.currency`,
+    details: { account: p.account, account_currency: accountCurrency, posting_currency: p.currency },
+  });
+}
+
+export function accountClosed(plan: TransactionPlan, i: number) {
+  return TransactionErrors.error('account_closed', { param: `postings.${i}.account`, details: { account: plan.postings[i].account } });
+}
+
+export function preconditionFailed(plan: TransactionPlan, i: number, condition: string, actual: string | number | null) {
+  const { account } = plan.conditions[i];
+  return TransactionErrors.error('precondition_failed', {
+    message: `Condition ${i} on account ${account} does not hold (${condition})`,
+    param: `conditions.${i}`,
+    details: { account, condition, actual },
+  });
+}
+
+/** Figures as strings, as the error's details show them. */
+export interface Shortfall {
+  account: string;
+  currency: string;
+  available: string;
+  available_after: string;
+  overdraft_limit: string;
+}
+
+export function insufficientFunds(s: Shortfall) {
+  return TransactionErrors.error('insufficient_funds', {
+    message: `Account ${s.account} would fall to an available balance of ${s.available_after} (floor ${-BigInt(s.overdraft_limit)})`,
     hint: 'Fund the account first, or raise its overdraft_limit on a new account',
-    details: {
-      account: account.id,
-      currency: account.currency,
-      available: before.available.toString(),
-      available_after: after.available.toString(),
-      overdraft_limit: account.overdraftLimit.toString(),
-    },
+    details: { ...s },
+  });
+}
+
+export function duplicateExternalRef(ref: { rail: string; kind: string; value: string }) {
+  return TransactionErrors.error('duplicate_external_ref', {
+    param: 'external_refs',
+    details: { rail: ref.rail, kind: ref.kind, value: ref.value },
   });
 }
 
@@ -115,41 +163,26 @@ function checkAvailable(account: LockedAccount, before: BalanceFigures, after: B
  */
 @Injectable()
 export class BooksWriter {
-  constructor(private readonly transactions: TransactionsRepository) {}
+  constructor(
+    private readonly transactions: TransactionsRepository,
+    private readonly postingIds: PostingIdPool,
+  ) {}
 
-  /** Locks what `plans` touch and reserves their posting ids. */
-  lock(manager: EntityManager, scope: LedgerScope, plans: TransactionPlan[]): Promise<Book> {
-    return this.transactions.lockAccounts(manager, scope, accountsToLock(plans), postingCount(plans));
-  }
-
-  /** The same lock as the statement that opens a batch's transaction. */
-  lockOpening(scope: LedgerScope, plans: TransactionPlan[]): OpeningStatement<Book> {
-    return this.transactions.lockAccountsOpening(scope, accountsToLock(plans), postingCount(plans));
+  /** Locks what `plans` touch and takes their posting ids. */
+  async lock(manager: EntityManager, scope: LedgerScope, plans: TransactionPlan[]): Promise<Book> {
+    const ids = await this.postingIds.take(postingCount(plans));
+    return this.transactions.lockAccounts(manager, scope, accountsToLock(plans), ids);
   }
 
   /** Checks `plan` against the locked `book` and returns the accounts as they would stand after it. */
   check(plan: TransactionPlan, book: Book): LockedAccount[] {
     const accounts = book.accounts;
-    const unknown = plan.postings.map((p, i) => [p, i] as const).filter(([p]) => !accounts.has(p.account));
-    if (unknown.length > 0) {
-      throw TransactionErrors.error('unknown_account', {
-        message: `No account ${unknown.map(([p]) => p.account).join(', ')} in this ledger`,
-        param: `postings.${unknown[0][1]}.account`,
-        details: { accounts: [...new Set(unknown.map(([p]) => p.account))] },
-      });
-    }
+    const unknown = plan.postings.flatMap((p, i) => (accounts.has(p.account) ? [] : [i]));
+    if (unknown.length > 0) throw unknownAccounts(plan, unknown);
     plan.postings.forEach((p, i) => {
       const account = lockedAccount(accounts, p.account);
-      if (p.currency !== account.currency) {
-        throw TransactionErrors.error('currency_mismatch', {
-          message: `Posting ${i} is in ${p.currency} but account ${account.id} holds ${account.currency}`,
-          param: `postings.${i}.currency`,
-          details: { account: account.id, account_currency: account.currency, posting_currency: p.currency },
-        });
-      }
-      if (account.status === 'closed') {
-        throw TransactionErrors.error('account_closed', { param: `postings.${i}.account`, details: { account: account.id } });
-      }
+      if (p.currency !== account.currency) throw currencyMismatch(plan, i, account.currency);
+      if (account.status === 'closed') throw accountClosed(plan, i);
     });
     this.checkConditions(plan, accounts);
     const after: LockedAccount[] = [];
@@ -175,8 +208,8 @@ export class BooksWriter {
     return { ...written, touched };
   }
 
-  /** The rows `plans` (already checked) will write, with posting ids and time taken from `book`. */
-  build(scope: LedgerScope, plans: TransactionPlan[], book: Book): WrittenTransaction[] {
+  /** The rows `plans` (already checked) will write, with posting ids (taken in order) and time from `book`. */
+  build(scope: LedgerScope, plans: TransactionPlan[], book: Pick<Book, 'postingIds' | 'now'>): WrittenTransaction[] {
     const now = book.now;
     return plans.map((plan) => {
       const id = randomUUID();
@@ -230,17 +263,11 @@ export class BooksWriter {
 
   /**
    * Writes built transactions (checked one after another against the book, which holds their
-   * effects) in one statement, with `events` and the idempotency `keys` part; answers the keys
-   * stored. All or nothing: a used idempotency key throws KeyTaken for a single write and
-   * BatchConflict for several, a taken external ref `duplicate_external_ref`, a closed period
-   * `period_closed`; after any throw the caller must roll back.
+   * effects) in one statement. All or nothing: a used idempotency key throws KeyTaken, a taken
+   * external ref `duplicate_external_ref`, a closed period `period_closed`; after any throw the
+   * caller must roll back.
    */
-  async store(
-    manager: EntityManager,
-    scope: LedgerScope,
-    entries: { plan: TransactionPlan; written: WrittenTransaction }[],
-    recorded: { events: NewEvent[]; keys: StatementPart | null } = { events: [], keys: null },
-  ): Promise<Set<string>> {
+  async store(manager: EntityManager, scope: LedgerScope, entries: { plan: TransactionPlan; written: WrittenTransaction }[]): Promise<void> {
     const plans = entries.map((e) => e.plan);
     const rows: WriteRows = {
       transactions: entries.map((e) => e.written.transaction),
@@ -252,41 +279,26 @@ export class BooksWriter {
     };
     let stored;
     try {
-      stored = await this.transactions.write(manager, scope, rows, recorded.events, recorded.keys);
+      stored = await this.transactions.write(manager, scope, rows);
     } catch (err) {
       if (isPeriodClosedError(err)) throw periodClosed(plans.length === 1 ? plans[0].valueDate : undefined);
       throw err;
     }
     for (const { plan, written } of entries) {
-      if (!stored.transactions.has(written.transaction.id)) {
-        throw entries.length === 1 ? new KeyTaken(plan.idempotencyKey ?? '') : new BatchConflict();
-      }
+      if (!stored.transactions.has(written.transaction.id)) throw new KeyTaken(plan.idempotencyKey ?? '');
       const taken = written.refs.find((r) => !stored.refs.has(r.id));
-      if (taken) {
-        throw TransactionErrors.error('duplicate_external_ref', {
-          param: 'external_refs',
-          details: { rail: taken.rail, kind: taken.refKind, value: taken.value },
-        });
-      }
+      if (taken) throw duplicateExternalRef({ rail: taken.rail, kind: taken.refKind, value: taken.value });
     }
-    return stored.keys;
   }
 
   private checkConditions(plan: TransactionPlan, book: Map<string, LockedAccount>): void {
     plan.conditions.forEach((c, i) => {
       const account = book.get(c.account);
-      const fail = (condition: string, actual: string | number | null) => {
-        throw TransactionErrors.error('precondition_failed', {
-          message: `Condition ${i} on account ${c.account} does not hold (${condition})`,
-          param: `conditions.${i}`,
-          details: { account: c.account, condition, actual },
-        });
-      };
-      if (!account) return fail('account exists', null);
+      if (!account) throw preconditionFailed(plan, i, 'account exists', null);
       const available = balanceFigures(account.type, account.totals).available;
-      if (c.lockVersion !== undefined && c.lockVersion !== account.lockVersion) fail('lock_version', account.lockVersion);
-      if (c.minAvailable !== undefined && available < c.minAvailable) fail('min_available_balance', available.toString());
-      if (c.maxAvailable !== undefined && available > c.maxAvailable) fail('max_available_balance', available.toString());
+      if (c.lockVersion !== undefined && c.lockVersion !== account.lockVersion) throw preconditionFailed(plan, i, 'lock_version', account.lockVersion);
+      if (c.minAvailable !== undefined && available < c.minAvailable) throw preconditionFailed(plan, i, 'min_available_balance', available.toString());
+      if (c.maxAvailable !== undefined && available > c.maxAvailable) throw preconditionFailed(plan, i, 'max_available_balance', available.toString());
     });
   }
 }

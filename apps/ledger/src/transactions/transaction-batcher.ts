@@ -1,14 +1,32 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { ApiError } from '@bursar/errors';
-import { DataSource, EntityManager } from 'typeorm';
+import { StatementBatcher } from '@bursar/service-kit';
+import { DataSource, QueryFailedError } from 'typeorm';
 import { LedgerScope } from '../common/mode';
-import { transactionOpenedWith } from '../common/transaction-opened-with';
-import { keyIdOf } from '../idempotency/idempotency.repository';
 import { IdempotencyService, PendingKey } from '../idempotency/idempotency.service';
-import { BooksWriter, KeyTaken, WriteOutcome } from './books-writer';
+import {
+  accountClosed,
+  BooksWriter,
+  currencyMismatch,
+  duplicateExternalRef,
+  insufficientFunds,
+  KeyTaken,
+  periodClosed,
+  preconditionFailed,
+  unknownAccounts,
+  WriteOutcome,
+} from './books-writer';
+import { PostingIdPool } from './posting-id-pool';
 import { TransactionPlan } from './transaction-plan';
-import { Book, LockedAccount, NewEvent, WRITE_PARAMS } from './transactions.repository';
+import {
+  BatchItem,
+  BatchItemResult,
+  lockedAccountOf,
+  NewEvent,
+  TransactionsRepository,
+  WRITE_RACED,
+  WriteBatch,
+} from './transactions.repository';
 
 /** The events a written transaction records, in its database transaction. */
 export type EventsOf = (outcome: WriteOutcome) => NewEvent[];
@@ -17,6 +35,8 @@ export type EventsOf = (outcome: WriteOutcome) => NewEvent[];
 export interface KeyWithResponse {
   pending: PendingKey;
   respond(outcome: WriteOutcome): unknown;
+  /** Whether the response shows the accounts as the write leaves them (expansions): it is known only after the write. */
+  answersAfterWrite: boolean;
 }
 
 /** HTTP status stored with a create's key (a replay answers 200). */
@@ -29,145 +49,203 @@ interface Submission {
   plan: TransactionPlan;
   events: EventsOf;
   key: KeyWithResponse | null;
-  resolve(outcome: WriteOutcome): void;
-  reject(err: unknown): void;
+  /** Whether the outcome must carry the touched accounts after the write. */
+  touched: boolean;
 }
 
-/** Most submissions one database transaction carries. */
+/** Most submissions one call carries. */
 const MAX_BATCH = 64;
 /** Batches of one ledger in flight at once, per process. */
 const BATCHES_PER_LEDGER = 4;
-
-/** A failure that leaves the batch's database transaction unusable: every item is retried alone. */
-class BatchBroken extends Error {
-  constructor(readonly failure: unknown) {
-    super('batch broken');
-  }
-}
+/** Calls of one lone submission that met a concurrent write's key or ref before it is given up. */
+const RACE_RETRIES = 3;
 
 function accountsOf(plan: TransactionPlan): string[] {
   return [...plan.postings.map((p) => p.account), ...plan.conditions.map((c) => c.account)];
 }
 
-/** What one ledger has waiting and in flight. */
-interface LedgerLane {
-  queue: Submission[];
-  running: number;
-  /** Accounts locked by batches in flight, with how many batches hold each. */
-  held: Map<string, number>;
+function refusal(plan: TransactionPlan, r: Exclude<BatchItemResult, { ok: true }>): unknown {
+  switch (r.error) {
+    case 'unknown_account':
+      return unknownAccounts(plan, r.postings);
+    case 'currency_mismatch':
+      return currencyMismatch(plan, r.posting, r.account_currency);
+    case 'account_closed':
+      return accountClosed(plan, r.posting);
+    case 'precondition_failed':
+      return preconditionFailed(plan, r.condition, r.failed, r.actual);
+    case 'insufficient_funds':
+      return insufficientFunds({
+        account: r.account,
+        currency: r.currency,
+        available: r.available,
+        available_after: r.available_after,
+        overdraft_limit: r.overdraft_limit,
+      });
+    case 'period_closed':
+      return periodClosed(plan.valueDate);
+    case 'key_taken':
+      return new KeyTaken(plan.idempotencyKey ?? '');
+    case 'duplicate_external_ref':
+      return duplicateExternalRef(plan.externalRefs[r.ref]);
+  }
 }
 
+const raced = (e: unknown) => e instanceof QueryFailedError && (e.driverError as { code?: string }).code === WRITE_RACED;
+
 /**
- * Group commit for new transactions. Submissions that arrive while a ledger's batches are busy
- * queue up and are written together in the next database transaction: one lock of the union of
- * their accounts (in id order, sent with BEGIN, which also reserves their posting ids), one
- * statement writing all of them with their events and their idempotency keys holding the
- * responses, one commit. Batches in flight never share an account, so they never wait on each
- * other's row locks: a hot account's submissions pile into the next batch instead. (Starting that
- * batch while the previous one commits, its lock queued in Postgres, made batches smaller and was
- * no faster.) The guarantees are the single write's: every submission is checked against
- * balances that include the ones before it, and a refused one (overdraft, unknown account, closed
- * account, failed condition) writes nothing and does not disturb the others. What a batch cannot
- * contain (a used idempotency key, a closed period caught by the trigger, an external ref taken
- * concurrently) rolls the batch back and retries each submission in its own transaction. With
- * nothing in flight a submission goes out at once.
+ * Group commit for new transactions, in one round trip per batch. Submissions that arrive while a
+ * ledger's batches are busy queue up and go together in the next call of ledger_write_batch (see
+ * its migration), which locks the union of their accounts, checks each against balances that
+ * include the ones before it and writes the accepted ones with their events and their idempotency
+ * keys holding the responses; a refused one (overdraft, unknown or closed account, failed
+ * condition, closed period, used key or ref) gets its error, writes nothing and does not disturb
+ * the others. Each write's ids, posting ids and time are chosen here first, so its answer, its
+ * event and its sealed stored answer are built before it is sent and travel with it. Batches in
+ * flight never share an account (StatementBatcher holds), so they never wait on each other's row
+ * locks: a hot account's submissions pile into the next batch instead. A response that shows the
+ * accounts after the write (an expansion) cannot be sealed before it: such a keyed submission is
+ * written in a transaction of its own that stores its key once the write has answered.
  */
 @Injectable()
 export class TransactionBatcher {
-  private readonly lanes = new Map<string, LedgerLane>();
+  private readonly batcher = new StatementBatcher<Submission, Settled>((batch) => this.write(batch), {
+    maxBatch: MAX_BATCH,
+    lane: (s) => s.scope.ledgerId,
+    inFlight: BATCHES_PER_LEDGER,
+    holds: (s) => accountsOf(s.plan),
+  });
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly writer: BooksWriter,
+    private readonly transactions: TransactionsRepository,
+    private readonly postingIds: PostingIdPool,
     private readonly idempotency: IdempotencyService,
   ) {}
 
-  /** Writes `plan` with its events and, when given, its idempotency `key` (rejects with KeyTaken when that is held). */
-  submit(scope: LedgerScope, plan: TransactionPlan, events: EventsOf, key: KeyWithResponse | null = null): Promise<WriteOutcome> {
-    return new Promise((resolve, reject) => {
-      const lane = this.lanes.get(scope.ledgerId) ?? { queue: [], running: 0, held: new Map<string, number>() };
-      lane.queue.push({ scope, plan, events, key, resolve, reject });
-      this.lanes.set(scope.ledgerId, lane);
-      this.pump(scope.ledgerId, lane);
+  /**
+   * Writes `plan` (a new transaction: it voids nothing) with its events and, when given, its
+   * idempotency `key` (rejects with KeyTaken when that is held); with `touched` the outcome carries
+   * the accounts as the write left them.
+   */
+  async submit(scope: LedgerScope, plan: TransactionPlan, events: EventsOf, key: KeyWithResponse | null, touched: boolean): Promise<WriteOutcome> {
+    if (plan.voids) throw new Error('the batcher writes new transactions only');
+    const settled = await this.batcher.submit({ scope, plan, events, key, touched });
+    if (!settled.ok) throw settled.error;
+    return settled.outcome;
+  }
+
+  private async write(batch: Submission[]): Promise<Settled[]> {
+    const { scope } = batch[0];
+    const postingIds = await this.postingIds.take(batch.reduce((n, s) => n + s.plan.postings.length, 0));
+    const built = this.writer.build(scope, batch.map((s) => s.plan), { postingIds, now: new Date() });
+    const outcomes: WriteOutcome[] = built.map((written) => ({ ...written, touched: [] }));
+    const { staleBefore, expiredBefore } = this.idempotency.takeOverWindow();
+    const call = (items: BatchItem[]): WriteBatch => ({
+      ledger: scope.ledgerId,
+      organization: scope.organizationId,
+      mode: scope.mode,
+      now: outcomes[0].transaction.createdAt,
+      stale_before: staleBefore,
+      expired_before: expiredBefore,
+      accounts: [...new Set(items.flatMap((item) => [...item.postings.map((p) => p.account), ...item.conditions.map((c) => c.account)]))],
+      items,
     });
-  }
-
-  /** Starts batches of queued submissions whose accounts no batch in flight holds. */
-  private pump(ledgerId: string, lane: LedgerLane): void {
-    while (lane.queue.length > 0 && lane.running < BATCHES_PER_LEDGER) {
-      const batch = lane.queue.filter((s) => accountsOf(s.plan).every((a) => !lane.held.has(a))).slice(0, MAX_BATCH);
-      if (batch.length === 0) return;
-      lane.queue = lane.queue.filter((s) => !batch.includes(s));
-      const accounts = [...new Set(batch.flatMap((s) => accountsOf(s.plan)))];
-      for (const a of accounts) lane.held.set(a, (lane.held.get(a) ?? 0) + 1);
-      lane.running += 1;
-      void this.run(batch).finally(() => {
-        for (const a of accounts) {
-          const left = (lane.held.get(a) ?? 1) - 1;
-          if (left === 0) lane.held.delete(a);
-          else lane.held.set(a, left);
-        }
-        lane.running -= 1;
-        if (lane.running === 0 && lane.queue.length === 0) this.lanes.delete(ledgerId);
-        else this.pump(ledgerId, lane);
-      });
+    const items = batch.map((s, i) => this.itemOf(s, outcomes[i]));
+    const settled: Settled[] = [];
+    const now = batch.flatMap((s, i) => (s.key?.answersAfterWrite ? [] : [i]));
+    if (now.length > 0) {
+      const results = await this.retryingRaces(batch.length, () => this.transactions.writeBatch(this.dataSource, call(now.map((i) => items[i]))));
+      now.forEach((i, n) => (settled[i] = this.settle(batch[i], outcomes[i], results[n])));
     }
-  }
-
-  private async run(batch: Submission[]): Promise<void> {
-    try {
-      const settled = await transactionOpenedWith(
-        this.dataSource,
-        this.writer.lockOpening(batch[0].scope, batch.map((s) => s.plan)),
-        (manager, book) => this.writeAll(manager, batch, book),
-      );
-      settled.forEach((result, i) => (result.ok ? batch[i].resolve(result.outcome) : batch[i].reject(result.error)));
-    } catch (err) {
-      const cause = err instanceof BatchBroken ? err.failure : err;
-      if (batch.length === 1) return batch[0].reject(cause);
-      // One submission broke the shared transaction; alone, it fails and the rest succeed.
-      await Promise.all(batch.map((s) => this.run([s])));
+    for (const [i, s] of batch.entries()) {
+      if (!s.key?.answersAfterWrite) continue;
+      const key = s.key;
+      settled[i] = await this.retryingRaces(batch.length, () => this.writeKeyAfter(s, key, outcomes[i], call([items[i]])));
     }
+    return settled;
   }
 
   /**
-   * Checks each submission against the book (its accounts, locked), which then carries its effect
-   * for the next one, and writes every accepted one, their events and their idempotency keys
-   * (each holding its answer) in a single statement; refused ones get their error and write
-   * nothing. A key held by another request breaks the batch: its write must roll back.
+   * Runs `attempt` again while it meets a write that was in flight as it read: alone, the next call
+   * sees that write (so the item gets its refusal); in a batch, StatementBatcher retries each alone.
    */
-  private async writeAll(manager: EntityManager, batch: Submission[], book: Book): Promise<Settled[]> {
-    const settled: Settled[] = [];
-    const accepted: { submission: Submission; index: number; touched: LockedAccount[] }[] = [];
-    batch.forEach((submission, index) => {
+  private async retryingRaces<T>(batchSize: number, attempt: () => Promise<T>): Promise<T> {
+    for (let tries = 1; ; tries++) {
       try {
-        const touched = this.writer.check(submission.plan, book);
-        for (const account of touched) book.accounts.set(account.id, account);
-        accepted.push({ submission, index, touched });
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        settled[index] = { ok: false, error };
+        return await attempt();
+      } catch (e) {
+        if (batchSize > 1 || tries >= RACE_RETRIES || !raced(e)) throw e;
       }
-    });
-    if (accepted.length === 0) return settled;
-    const { scope } = batch[0];
-    const plans = accepted.map((a) => a.submission.plan);
-    const outcomes: WriteOutcome[] = this.writer.build(scope, plans, book).map((written, i) => ({ ...written, touched: accepted[i].touched }));
-    const events = accepted.flatMap(({ submission }, i) => submission.events(outcomes[i]));
-    const keyed = accepted.flatMap(({ submission: { key } }, i) => (key ? [{ ...key.pending, status: CREATED, body: key.respond(outcomes[i]) }] : []));
-    try {
-      const stored = await this.writer.store(
-        manager,
-        scope,
-        plans.map((plan, i) => ({ plan, written: outcomes[i] })),
-        { events, keys: keyed.length > 0 ? this.idempotency.completedKeysPart(keyed, WRITE_PARAMS + 1) : null },
-      );
-      const held = keyed.find((k) => !stored.has(keyIdOf(k.scope)));
-      if (held) throw new KeyTaken(held.scope.key);
-    } catch (error) {
-      throw batch.length === 1 ? error : new BatchBroken(error);
     }
-    accepted.forEach(({ index }, i) => (settled[index] = { ok: true, outcome: outcomes[i] }));
-    return settled;
+  }
+
+  /** The write, then its key holding the response built from the written outcome, in one database transaction. */
+  private async writeKeyAfter(s: Submission, key: KeyWithResponse, outcome: WriteOutcome, call: WriteBatch): Promise<Settled> {
+    try {
+      return await this.dataSource.transaction(async (manager) => {
+        const [result] = await this.transactions.writeBatch(manager, call);
+        const settled = this.settle(s, outcome, result);
+        if (!settled.ok) return settled;
+        const part = this.idempotency.completedKeysPart([{ ...key.pending, status: CREATED, body: key.respond(outcome) }], 1);
+        const stored: unknown[] = await manager.query(part.sql, part.params);
+        if (stored.length === 0) throw new KeyTaken(key.pending.scope.key);
+        return settled;
+      });
+    } catch (error) {
+      if (error instanceof KeyTaken) return { ok: false, error };
+      throw error;
+    }
+  }
+
+  /** The function's item for a submission built as `outcome`; its key goes completed with the response when that is known now. */
+  private itemOf(s: Submission, outcome: WriteOutcome): BatchItem {
+    const t = outcome.transaction;
+    const key = s.key;
+    return {
+      id: t.id,
+      key: t.idempotencyKey,
+      kind: t.kind,
+      reverses: t.reverses,
+      refund_amount: t.refundAmount,
+      refund_currency: t.refundCurrency,
+      metadata: t.metadata,
+      value_date: t.valueDate,
+      postings: outcome.postings.map((p) => ({
+        id: p.id,
+        account: p.accountId,
+        amount: p.amount,
+        currency: p.currency,
+        direction: p.direction,
+        pending: p.pending,
+        tags: p.tags,
+      })),
+      refs: outcome.refs.map((r) => ({ id: r.id, rail: r.rail, kind: r.refKind, value: r.value, metadata: r.metadata })),
+      conditions: s.plan.conditions.map((c) => ({
+        account: c.account,
+        lock_version: c.lockVersion,
+        min_available: c.minAvailable?.toString(),
+        max_available: c.maxAvailable?.toString(),
+      })),
+      events: s.events(outcome).map((e) => ({ type: e.type, resource_id: e.resourceId, data: e.data })),
+      idem: key && {
+        organization: key.pending.scope.organizationId,
+        mode: key.pending.scope.mode,
+        client: key.pending.scope.clientId,
+        route: key.pending.scope.route,
+        key: key.pending.scope.key,
+        fingerprint: key.pending.fingerprint,
+        status: CREATED,
+        body: key.answersAfterWrite ? null : this.idempotency.completedKey(key.pending, CREATED, key.respond(outcome)).sealedBody,
+      },
+      touched: s.touched || !!key?.answersAfterWrite,
+    };
+  }
+
+  private settle(s: Submission, outcome: WriteOutcome, result: BatchItemResult): Settled {
+    if (!result.ok) return { ok: false, error: refusal(s.plan, result) };
+    if (result.touched.length > 0) outcome.touched = result.touched.map(lockedAccountOf);
+    return { ok: true, outcome };
   }
 }

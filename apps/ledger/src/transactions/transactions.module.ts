@@ -7,6 +7,7 @@ import { BooksWriter } from './books-writer';
 import { BulkTransactionsService } from './bulk-transactions.service';
 import { CorrectionsService } from './corrections.service';
 import { CreateTransactionDto } from './dto/create-transaction.dto';
+import { PostingIdPool } from './posting-id-pool';
 import { acceptCreateTransaction } from './dto/create-transaction.validator';
 import { TransactionBatcher } from './transaction-batcher';
 import { TransactionsController } from './transactions.controller';
@@ -16,7 +17,7 @@ import { TransactionsService } from './transactions.service';
 @Module({
   imports: [AuthModule, LedgersModule, EventsModule],
   controllers: [TransactionsController],
-  providers: [TransactionsRepository, BooksWriter, TransactionBatcher, TransactionsService, CorrectionsService, BulkTransactionsService],
+  providers: [TransactionsRepository, PostingIdPool, BooksWriter, TransactionBatcher, TransactionsService, CorrectionsService, BulkTransactionsService],
   exports: [TransactionsRepository, TransactionsService],
 })
 export class TransactionsModule {

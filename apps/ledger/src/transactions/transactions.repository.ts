@@ -1,13 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { preparedQuery } from '@bursar/service-kit';
-import { escapeLiteral } from 'pg';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { AccountType } from '../accounts/account-kinds';
 import { BalanceTotals, BalanceTotalsRow, totalsOf } from '../balances/balance';
 import { LedgerScope } from '../common/mode';
-import { OpeningStatement } from '../common/transaction-opened-with';
-import { StatementPart } from '../idempotency/idempotency.repository';
 import { POSTING_COLUMNS } from '../postings/posting.columns';
 import { PostingEntity } from '../postings/posting.entity';
 import { TransactionEntity } from './transaction.entity';
@@ -36,8 +33,7 @@ export interface ExternalRefRecord {
 
 /**
  * Locked accounts, and what the writes under that lock are built with before they are sent: posting
- * ids reserved from the sequence (taken in order) and the write time. Building the rows up front
- * lets a write carry its events and stored answers in the same statement.
+ * ids drawn from the PostingIdPool (taken in order) and the write time.
  */
 export interface Book {
   accounts: Map<string, LockedAccount>;
@@ -57,11 +53,10 @@ export interface WriteRows {
   now: Date;
 }
 
-/** What a write stored: transactions and refs by id (a taken key or ref is missing), and idempotency keys. */
+/** What a write stored: transactions and refs by id (a taken key or ref is missing). */
 export interface Stored {
   transactions: Set<string>;
   refs: Set<string>;
-  keys: Set<string>;
 }
 
 /** Change of one account's running totals. */
@@ -105,37 +100,91 @@ const ACCOUNT_STATE = `a.id, a.type, a.currency, a.status, a.overdraft_policy AS
   b.pending_debits::text AS "pendingDebits", b.pending_credits::text AS "pendingCredits"`;
 const ACCOUNT_STATE_FROM = `accounts a JOIN account_balances b ON b.ledger_id = a.ledger_id AND b.account_id = a.id`;
 
-type LockedRow = Omit<LockedAccount, 'overdraftLimit' | 'totals'> & BalanceTotalsRow & { overdraftLimit: string };
+export type LockedRow = Omit<LockedAccount, 'overdraftLimit' | 'totals'> & BalanceTotalsRow & { overdraftLimit: string };
 
 /**
- * Locks accounts `ids` (a text[] expression) of ledger `ledger` (a uuid expression), ledger lock
- * first, and reserves `postings` (an int expression) posting ids, returned with the write time on
- * every row.
+ * Locks accounts `$2` of ledger `$1`, ledger lock first, each row carrying the write time
+ * (clock_timestamp() once the locks are held).
  */
-function lockAccountsSql(ledger: string, ids: string, postings: string): string {
-  return `WITH guard AS MATERIALIZED (SELECT pg_advisory_xact_lock_shared(${ledgerLock(ledger)})),
-    reserved AS MATERIALIZED (
-      SELECT clock_timestamp() AS now,
-        ARRAY(SELECT nextval(pg_get_serial_sequence('postings', 'id'))::text FROM generate_series(1, ${postings})) AS ids
-    )
-    SELECT ${ACCOUNT_STATE}, reserved.now AS "reservedAt", reserved.ids AS "reservedIds"
-    FROM guard, reserved, ${ACCOUNT_STATE_FROM}
-    WHERE a.ledger_id = ${ledger} AND a.id = ANY(${ids})
-    ORDER BY a.id
-    FOR NO KEY UPDATE OF a, b`;
-}
+const LOCK_ACCOUNTS = `WITH guard AS MATERIALIZED (SELECT pg_advisory_xact_lock_shared(${ledgerLock()}))
+  SELECT ${ACCOUNT_STATE}, clock_timestamp() AS "lockedAt"
+  FROM guard, ${ACCOUNT_STATE_FROM}
+  WHERE a.ledger_id = $1 AND a.id = ANY($2::text[])
+  ORDER BY a.id
+  FOR NO KEY UPDATE OF a, b`;
 
-const LOCK_ACCOUNTS = lockAccountsSql('$1', '$2::text[]', '$3::int');
+export function lockedAccountOf(r: LockedRow): LockedAccount {
+  return {
+    id: r.id,
+    type: r.type,
+    currency: r.currency,
+    status: r.status,
+    overdraftPolicy: r.overdraftPolicy,
+    overdraftLimit: BigInt(r.overdraftLimit),
+    lockVersion: r.lockVersion,
+    totals: totalsOf(r),
+  };
+}
 
 function lockedMap(rows: LockedRow[]): Map<string, LockedAccount> {
-  return new Map(rows.map((r) => [r.id, { ...r, overdraftLimit: BigInt(r.overdraftLimit), totals: totalsOf(r) }]));
+  return new Map(rows.map((r) => [r.id, lockedAccountOf(r)]));
 }
 
-function bookOf(rows: (LockedRow & { reservedAt?: Date; reservedIds?: string[] })[]): Book {
-  const accounts = lockedMap(rows.map(({ reservedAt: _at, reservedIds: _ids, ...row }) => row));
+function bookOf(rows: (LockedRow & { lockedAt: Date })[], postingIds: string[]): Book {
+  const accounts = lockedMap(rows.map(({ lockedAt: _at, ...row }) => row));
   // No row: every account is unknown, so nothing will be written.
-  return { accounts, postingIds: rows[0]?.reservedIds ?? [], now: rows[0]?.reservedAt ?? new Date() };
+  return { accounts, postingIds, now: rows[0]?.lockedAt ?? new Date() };
 }
+
+/** One transaction of a ledger_write_batch call (see the migration WriteBatchFunction), ready to write. */
+export interface BatchItem {
+  id: string;
+  key: string | null;
+  kind: string;
+  reverses: string | null;
+  refund_amount: string | null;
+  refund_currency: string | null;
+  metadata: Record<string, unknown>;
+  value_date: Date;
+  postings: { id: string; account: string; amount: string; currency: string; direction: string; pending: boolean; tags: Record<string, string> }[];
+  refs: { id: string; rail: string; kind: string; value: string; metadata: Record<string, unknown> }[];
+  conditions: { account: string; lock_version?: number; min_available?: string; max_available?: string }[];
+  events: { type: string; resource_id: string | null; data: object }[];
+  /** The idempotency key to store completed with the write; without `body` it is only checked (the caller stores it). */
+  idem: { organization: string; mode: string; client: string; route: string; key: string; fingerprint: string; status: number; body: string | null } | null;
+  /** Whether the result carries the touched accounts as they stand after the write. */
+  touched: boolean;
+}
+
+/** A ledger_write_batch call: one ledger's items, with the write time and the idempotency take-over window. */
+export interface WriteBatch {
+  ledger: string;
+  organization: string;
+  mode: string;
+  now: Date;
+  stale_before: Date;
+  expired_before: Date | null;
+  /** Every account the items name, to lock. */
+  accounts: string[];
+  items: BatchItem[];
+}
+
+/** What ledger_write_batch answers for one item: written (with the touched accounts when asked), or why not. */
+export type BatchItemResult =
+  | { ok: true; touched: LockedRow[] }
+  | { ok?: undefined; error: 'unknown_account'; postings: number[] }
+  | { ok?: undefined; error: 'currency_mismatch'; posting: number; account_currency: string }
+  | { ok?: undefined; error: 'account_closed'; posting: number }
+  | { ok?: undefined; error: 'precondition_failed'; condition: number; failed: string; actual: string | number | null }
+  | { ok?: undefined; error: 'insufficient_funds'; account: string; currency: string; available: string; available_after: string; overdraft_limit: string }
+  | { ok?: undefined; error: 'period_closed' | 'key_taken' }
+  | { ok?: undefined; error: 'duplicate_external_ref'; ref: number };
+
+/** The SQLSTATE ledger_write_batch raises when a key or ref was taken by a write still in flight as it read: retry the items alone. */
+export const WRITE_RACED = 'BK002';
+
+const WRITE_BATCH = `SELECT ledger_write_batch($1::jsonb) AS results`;
+const RESERVE_POSTING_IDS = `SELECT ARRAY(SELECT nextval(pg_get_serial_sequence('postings', 'id'))::text FROM generate_series(1, $1::int)) AS ids`;
 
 /** An event to append with a write (the events table's row, minus what the scope gives). */
 export interface NewEvent {
@@ -143,9 +192,6 @@ export interface NewEvent {
   resourceId: string | null;
   data: object;
 }
-
-/** Parameters write uses itself; the keys' part numbers its own from WRITE_PARAMS + 1. */
-export const WRITE_PARAMS = 35;
 
 export interface WrittenTransaction {
   transaction: TransactionEntity;
@@ -159,23 +205,26 @@ export class TransactionsRepository {
 
   /**
    * Locks the accounts and their balance rows in id order (so two writers can never wait on each
-   * other in a cycle) after taking the ledger's write lock shared, and reserves `postings` posting
-   * ids and the write time (see Book). Absent ids are simply missing.
+   * other in a cycle) after taking the ledger's write lock shared; the book carries `postingIds`
+   * for the writes under that lock (see Book). Absent ids are simply missing.
    */
-  async lockAccounts(manager: EntityManager, scope: LedgerScope, ids: string[], postings = 0): Promise<Book> {
-    return bookOf(await preparedQuery<LockedRow>(manager, LOCK_ACCOUNTS, [scope.ledgerId, lockOrder(ids), postings]));
+  async lockAccounts(manager: EntityManager, scope: LedgerScope, ids: string[], postingIds: string[] = []): Promise<Book> {
+    return bookOf(await preparedQuery<LockedRow & { lockedAt: Date }>(manager, LOCK_ACCOUNTS, [scope.ledgerId, lockOrder(ids)]), postingIds);
   }
 
   /**
-   * The same lock as a statement that opens a transaction (see transactionOpenedWith): BEGIN and
-   * the locking read travel in one message, so its values are inlined as escaped literals.
+   * Checks and writes a batch in one statement, ledger_write_batch: in autocommit (`executor` the
+   * DataSource) BEGIN and COMMIT travel with it. One result per item, in order.
    */
-  lockAccountsOpening(scope: LedgerScope, ids: string[], postings: number): OpeningStatement<Book> {
-    const idList = lockOrder(ids).map((id) => escapeLiteral(id)).join(', ');
-    return {
-      sql: lockAccountsSql(`${escapeLiteral(scope.ledgerId)}::uuid`, `ARRAY[${idList}]::text[]`, String(Math.trunc(postings))),
-      read: ([locked]) => bookOf(locked.rows as LockedRow[]),
-    };
+  async writeBatch(executor: DataSource | EntityManager, batch: WriteBatch): Promise<BatchItemResult[]> {
+    const [row] = await preparedQuery<{ results: BatchItemResult[] }>(executor, WRITE_BATCH, [JSON.stringify(batch)]);
+    return row.results;
+  }
+
+  /** `count` fresh posting ids, in order. */
+  async reservePostingIds(count: number): Promise<string[]> {
+    const [row] = await preparedQuery<{ ids: string[] }>(this.dataSource, RESERVE_POSTING_IDS, [count]);
+    return row.ids;
   }
 
   /** The same account states, read without locking (for expanded reads). */
@@ -193,16 +242,14 @@ export class TransactionsRepository {
   }
 
   /**
-   * Writes built transactions with their external refs and postings, voids released pending legs,
-   * moves the balance rows by the deltas, appends `events` (in order) and runs `keys`, the
-   * statement part storing idempotency keys with their answers (its parameters numbered from
-   * WRITE_PARAMS + 1), all in one statement. A transaction whose idempotency key already names
-   * another is skipped, with its postings and refs, and then nothing moves and no event is
-   * appended; a ref already taken is skipped. The caller checks `Stored` and rolls back on any gap.
+   * Writes built transactions with their external refs and postings, voids released pending legs
+   * and moves the balance rows by the deltas, in one statement. A transaction whose idempotency key
+   * already names another is skipped, with its postings and refs, and then nothing moves; a ref
+   * already taken is skipped. The caller checks `Stored` and rolls back on any gap.
    */
-  async write(manager: EntityManager, scope: LedgerScope, rows: WriteRows, events: NewEvent[], keys: StatementPart | null): Promise<Stored> {
+  async write(manager: EntityManager, scope: LedgerScope, rows: WriteRows): Promise<Stored> {
     const { transactions: txs, postings, refs } = rows;
-    const [row] = await preparedQuery<{ transactions: string[]; refs: string[]; keys: string[] }>(
+    const [row] = await preparedQuery<{ transactions: string[]; refs: string[] }>(
       manager,
       `WITH t AS (
          INSERT INTO transactions (id, ledger_id, idempotency_key, kind, reverses, refund_amount, refund_currency, metadata, value_date,
@@ -241,18 +288,10 @@ export class TransactionsRepository {
          FROM unnest($26::text[], $27::numeric[], $28::numeric[], $29::numeric[], $30::numeric[]) AS d(account, pd, pc, qd, qc)
          WHERE account_balances.ledger_id = $1 AND account_balances.account_id = d.account AND EXISTS (SELECT 1 FROM t)
          RETURNING 1
-       ), e AS (
-         INSERT INTO events (organization_id, ledger_id, mode, type, resource_id, data)
-         SELECT $31, $1, $32, x.type, x.resource_id, x.data
-         FROM unnest($33::text[], $34::text[], $35::jsonb[]) WITH ORDINALITY AS x(type, resource_id, data, n)
-         WHERE EXISTS (SELECT 1 FROM t)
-         ORDER BY x.n
-         RETURNING 1
-       )${keys ? `, k AS (${keys.sql})` : ''}
+       )
        SELECT
          (SELECT coalesce(json_agg(t.id), '[]') FROM t) AS transactions,
-         (SELECT coalesce(json_agg(r.id), '[]') FROM r) AS refs,
-         ${keys ? `(SELECT coalesce(json_agg(k.n), '[]') FROM k)` : `'[]'::json`} AS keys`,
+         (SELECT coalesce(json_agg(r.id), '[]') FROM r) AS refs`,
       [
         scope.ledgerId,
         rows.now,
@@ -280,15 +319,9 @@ export class TransactionsRepository {
         postings.map((x) => JSON.stringify(x.tags)),
         rows.voids,
         ...deltaParams(rows.deltas),
-        scope.organizationId,
-        scope.mode,
-        events.map((e) => e.type),
-        events.map((e) => e.resourceId),
-        events.map((e) => JSON.stringify(e.data)),
-        ...(keys?.params ?? []),
       ],
     );
-    return { transactions: new Set(row.transactions), refs: new Set(row.refs), keys: new Set(row.keys) };
+    return { transactions: new Set(row.transactions), refs: new Set(row.refs) };
   }
 
   /** Turns open pending legs of a transaction into posted ones and moves the balance rows. */

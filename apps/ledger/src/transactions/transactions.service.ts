@@ -132,11 +132,14 @@ export class TransactionsService {
     const presented = rememberLast(presentOutcome);
     const respond = rememberLast((outcome: WriteOutcome) => this.expandWritten(presented(outcome), outcome, expand));
     try {
+      // Expansions show the accounts as the write leaves them.
+      const expanded = expand.size > 0;
       const outcome = await this.batcher.submit(
         scope,
         plan,
         (written) => [{ type: 'transaction.created', resourceId: written.transaction.id, data: presented(written) }],
-        pending && { pending, respond },
+        pending && { pending, respond, answersAfterWrite: expanded },
+        expanded,
       );
       return { transaction: respond(outcome), replayed: false };
     } catch (err) {
