@@ -296,16 +296,15 @@ describe('Transactions', () => {
   });
 
   it('expands accounts and resulting balances on create and read', async () => {
-    const res = await api
-      .post('/transactions?expand=postings.account,balances', {
-        postings: [
-          { account: 'eur:cash', amount: '20', currency: 'EUR', direction: 'debit' },
-          { account: 'eur:deposits', amount: '20', currency: 'EUR', direction: 'credit' },
-          { account: 'cash', amount: '22', currency: 'USD', direction: 'debit' },
-          { account: 'deposits', amount: '22', currency: 'USD', direction: 'credit' },
-        ],
-      })
-      .expect(201);
+    const body = {
+      postings: [
+        { account: 'eur:cash', amount: '20', currency: 'EUR', direction: 'debit' },
+        { account: 'eur:deposits', amount: '20', currency: 'EUR', direction: 'credit' },
+        { account: 'cash', amount: '22', currency: 'USD', direction: 'debit' },
+        { account: 'deposits', amount: '22', currency: 'USD', direction: 'credit' },
+      ],
+    };
+    const res = await api.post('/transactions?expand=postings.account,balances', body, 'expanded-create').expect(201);
     expect(res.body.data).toMatchObject({ exchange_rate: '1.1', base_currency: 'EUR', quote_currency: 'USD' });
     expect(res.body.data.postings[0].account).toEqual({ object: 'account', id: 'eur:cash', type: 'asset', currency: 'EUR' });
     expect(res.body.data.balances).toEqual(
@@ -313,6 +312,10 @@ describe('Transactions', () => {
     );
     const read = await api.get(`/transactions/${res.body.data.id}?expand=balances`).expect(200);
     expect(read.body.data.balances).toHaveLength(4);
+    // A replay answers what the write answered: the balances as that write left them, whatever moved since.
+    await api.transfer('eur:deposits', 'eur:cash', '5', 'EUR').expect(201);
+    const replay = await api.post('/transactions?expand=postings.account,balances', body, 'expanded-create').expect(200);
+    expect(replay.body.data).toEqual(res.body.data);
     await api.get(`/transactions/${res.body.data.id}?expand=everything`).expect(422);
   });
 

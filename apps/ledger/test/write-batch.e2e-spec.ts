@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource, QueryFailedError } from 'typeorm';
+import { BatchItem, TransactionsRepository, WRITE_RACED, WriteBatch } from '../src/transactions/transactions.repository';
+import { BooksApi, startBooksApp } from './books-api';
+import { booksProblems } from './books-invariants';
+import { LedgerTestApp } from './ledger-test-app';
+
+/** ledger_write_batch called directly: one call, one result per item, refusals item by item. */
+describe('The write function (ledger_write_batch)', () => {
+  let t: LedgerTestApp;
+  let api: BooksApi;
+  let db: DataSource;
+  let repo: TransactionsRepository;
+  let nextId = 0;
+
+  beforeAll(async () => {
+    t = await startBooksApp('write-batch');
+    api = await BooksApi.start(t);
+    db = t.app.get(DataSource);
+    repo = t.app.get(TransactionsRepository);
+    await api.account('bank', 'asset');
+    await api.account('wallet', 'liability', 'USD', { overdraft_policy: 'none' });
+    await api.account('euros', 'liability', 'EUR');
+    // Posting ids the service has not handed out: far above what the app's pool drew.
+    nextId = Number((await db.query(`SELECT nextval(pg_get_serial_sequence('postings', 'id')) AS n`))[0].n) + 1_000_000;
+  });
+  afterAll(() => t.close());
+
+  /** A transfer of `amount` USD from `from` (credited) to `to` (debited). */
+  function transfer(from: string, to: string, amount: string, extra: Partial<BatchItem> = {}): BatchItem {
+    const id = randomUUID();
+    const leg = (account: string, direction: string) => ({ id: String(nextId++), account, amount, currency: 'USD', direction, pending: false, tags: {} });
+    return {
+      id,
+      key: null,
+      kind: 'standard',
+      reverses: null,
+      refund_amount: null,
+      refund_currency: null,
+      metadata: {},
+      value_date: new Date(),
+      postings: [leg(to, 'debit'), leg(from, 'credit')],
+      refs: [],
+      conditions: [],
+      events: [{ type: 'transaction.created', resource_id: id, data: { id } }],
+      idem: null,
+      touched: false,
+      ...extra,
+    };
+  }
+
+  function call(items: BatchItem[]): WriteBatch {
+    const accounts = [...new Set(items.flatMap((i) => [...i.postings.map((p) => p.account), ...i.conditions.map((c) => c.account)]))];
+    const { organizationId, ledgerId } = api.client;
+    return { ledger: ledgerId, organization: organizationId, mode: 'test', now: new Date(), stale_before: new Date(), expired_before: null, accounts, items };
+  }
+
+  it('checks each item against the ones accepted before it and writes only the accepted, with their events in order', async () => {
+    const ref = { id: randomUUID(), rail: 'ach', kind: 'trace', value: `r-${randomUUID()}` };
+    const items = [
+      transfer('wallet', 'bank', '100'), // funds the wallet (a liability: a credit raises it)
+      transfer('bank', 'wallet', '60'), // spends 60 of it
+      transfer('bank', 'wallet', '50'), // only 40 left: refused
+      transfer('bank', 'ghost', '1'),
+      transfer('wallet', 'bank', '1', { key: 'k-1', refs: [{ ...ref, metadata: {} }] }),
+      transfer('wallet', 'bank', '1', { key: 'k-1' }), // the key the item before took
+      transfer('wallet', 'bank', '1', { refs: [{ ...ref, id: randomUUID(), metadata: {} }] }), // its ref too
+      transfer('wallet', 'bank', '1', { conditions: [{ account: 'wallet', min_available: '1000' }] }),
+      transfer('wallet', 'euros', '1'),
+      transfer('bank', 'wallet', '40', { touched: true }), // exactly what is left
+    ];
+    const results = await repo.writeBatch(db, call(items));
+    expect(results.map((r) => (r.ok ? 'ok' : r.error))).toEqual([
+      'ok',
+      'ok',
+      'insufficient_funds',
+      'unknown_account',
+      'ok',
+      'key_taken',
+      'duplicate_external_ref',
+      'precondition_failed',
+      'currency_mismatch',
+      'ok',
+    ]);
+    expect(results[2]).toMatchObject({ account: 'wallet', available: '40', available_after: '-10', overdraft_limit: '0' });
+    expect(results[3]).toMatchObject({ postings: [0] });
+    expect(results[7]).toMatchObject({ condition: 0, failed: 'min_available_balance', actual: '41' });
+    expect(results[9]).toMatchObject({ ok: true, touched: [{ id: 'wallet', postedDebits: '100', postedCredits: '101' }, { id: 'bank' }] });
+    const written = [0, 1, 4, 9].map((i) => items[i].id);
+    const stored = await db.query(`SELECT id FROM transactions WHERE id = ANY($1::uuid[])`, [items.map((i) => i.id)]);
+    expect(stored.map((r: { id: string }) => r.id).sort()).toEqual([...written].sort());
+    const events = await db.query(`SELECT resource_id FROM events WHERE resource_id = ANY($1) ORDER BY xid, seq`, [items.map((i) => i.id)]);
+    expect(events.map((e: { resource_id: string }) => e.resource_id)).toEqual(written);
+    expect(await api.balance('wallet')).toMatchObject({ posted: '1', available: '1' });
+    expect(await booksProblems(db, api.client.ledgerId)).toEqual([]);
+  });
+
+  it('refuses a key another call still in flight is writing (BK002) and, alone again, the key as taken', async () => {
+    const runner = db.createQueryRunner();
+    await runner.startTransaction();
+    try {
+      const first = await repo.writeBatch(runner.manager, call([transfer('wallet', 'bank', '1', { key: 'raced' })]));
+      expect(first[0].ok).toBe(true);
+      // The second call reads before the first commits, then its insert waits for it.
+      const second = repo.writeBatch(db, call([transfer('euros', 'euros', '1', { key: 'raced', postings: [] })]));
+      await new Promise((r) => setTimeout(r, 200));
+      await runner.commitTransaction();
+      const failure = await second.then(() => null, (e: unknown) => e);
+      expect(failure).toBeInstanceOf(QueryFailedError);
+      expect((failure as QueryFailedError & { driverError: { code: string } }).driverError.code).toBe(WRITE_RACED);
+    } finally {
+      await runner.release();
+    }
+    const [again] = await repo.writeBatch(db, call([transfer('wallet', 'bank', '1', { key: 'raced' })]));
+    expect(again).toMatchObject({ error: 'key_taken' });
+  });
+});
