@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource, QueryFailedError } from 'typeorm';
-import { BatchItem, TransactionsRepository, WRITE_RACED, WriteBatch } from '../src/transactions/transactions.repository';
+import { BatchItem, TransactionsRepository, WRITE_RACED, writeBatchJson } from '../src/transactions/transactions.repository';
 import { BooksApi, startBooksApp } from './books-api';
 import { booksProblems } from './books-invariants';
 import { LedgerTestApp } from './ledger-test-app';
@@ -39,6 +39,7 @@ describe('The write function (ledger_write_batch)', () => {
       refund_currency: null,
       metadata: {},
       value_date: new Date(),
+      created_at: new Date(),
       postings: [leg(to, 'debit'), leg(from, 'credit')],
       refs: [],
       conditions: [],
@@ -49,10 +50,11 @@ describe('The write function (ledger_write_batch)', () => {
     };
   }
 
-  function call(items: BatchItem[]): WriteBatch {
+  function call(items: BatchItem[]): string {
     const accounts = [...new Set(items.flatMap((i) => [...i.postings.map((p) => p.account), ...i.conditions.map((c) => c.account)]))];
     const { organizationId, ledgerId } = api.client;
-    return { ledger: ledgerId, organization: organizationId, mode: 'test', now: new Date(), stale_before: new Date(), expired_before: null, accounts, items };
+    const head = { ledger: ledgerId, organization: organizationId, mode: 'test', stale_before: new Date(), expired_before: null, accounts };
+    return writeBatchJson(head, items.map((item) => JSON.stringify(item)));
   }
 
   it('checks each item against the ones accepted before it and writes only the accepted, with their events in order', async () => {

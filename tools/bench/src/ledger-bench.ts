@@ -210,7 +210,6 @@ async function runInDatabase(url: string, template: WriteTemplate, scenario: Sce
           ledger: template.ledgerId,
           organization: template.organizationId,
           mode: 'test',
-          now,
           stale_before: new Date(now.getTime() - 60_000),
           expired_before: null,
           accounts: [from, to],
@@ -224,6 +223,7 @@ async function runInDatabase(url: string, template: WriteTemplate, scenario: Sce
               refund_currency: null,
               metadata: {},
               value_date: now,
+              created_at: now,
               postings: [
                 { id: ids.shift(), account: to, amount: '125', currency: 'USD', direction: 'debit', pending: false, tags: {} },
                 { id: ids.shift(), account: from, amount: '125', currency: 'USD', direction: 'credit', pending: false, tags: {} },

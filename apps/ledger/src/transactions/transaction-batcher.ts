@@ -25,7 +25,7 @@ import {
   NewEvent,
   TransactionsRepository,
   WRITE_RACED,
-  WriteBatch,
+  writeBatchJson,
 } from './transactions.repository';
 
 /** The events a written transaction records, in its database transaction. */
@@ -44,13 +44,16 @@ const CREATED = 201;
 
 type Settled = { ok: true; outcome: WriteOutcome } | { ok: false; error: unknown };
 
+/** A submission, built when it arrives: while earlier batches are in flight, not when its own is sent. */
 interface Submission {
   scope: LedgerScope;
   plan: TransactionPlan;
-  events: EventsOf;
   key: KeyWithResponse | null;
-  /** Whether the outcome must carry the touched accounts after the write. */
-  touched: boolean;
+  outcome: WriteOutcome;
+  /** Its BatchItem, as JSON. */
+  item: string;
+  /** The accounts it locks. */
+  accounts: string[];
 }
 
 /** Most submissions one call carries. */
@@ -101,7 +104,8 @@ const raced = (e: unknown) => e instanceof QueryFailedError && (e.driverError as
  * keys holding the responses; a refused one (overdraft, unknown or closed account, failed
  * condition, closed period, used key or ref) gets its error, writes nothing and does not disturb
  * the others. Each write's ids, posting ids and time are chosen here first, so its answer, its
- * event and its sealed stored answer are built before it is sent and travel with it. Batches in
+ * event and its sealed stored answer are built before it is sent and travel with it; a
+ * submission is built (and serialized) as it arrives, while the batches before it are in flight. Batches in
  * flight never share an account (StatementBatcher holds), so they never wait on each other's row
  * locks: a hot account's submissions pile into the next batch instead. A response that shows the
  * accounts after the write (an expansion) cannot be sealed before it: such a keyed submission is
@@ -113,7 +117,7 @@ export class TransactionBatcher {
     maxBatch: MAX_BATCH,
     lane: (s) => s.scope.ledgerId,
     inFlight: BATCHES_PER_LEDGER,
-    holds: (s) => accountsOf(s.plan),
+    holds: (s) => s.accounts,
   });
 
   constructor(
@@ -131,38 +135,40 @@ export class TransactionBatcher {
    */
   async submit(scope: LedgerScope, plan: TransactionPlan, events: EventsOf, key: KeyWithResponse | null, touched: boolean): Promise<WriteOutcome> {
     if (plan.voids) throw new Error('the batcher writes new transactions only');
-    const settled = await this.batcher.submit({ scope, plan, events, key, touched });
+    const postingIds = await this.postingIds.take(plan.postings.length);
+    const [written] = this.writer.build(scope, [plan], { postingIds, now: new Date() });
+    const outcome: WriteOutcome = { ...written, touched: [] };
+    const item = JSON.stringify(this.itemOf(plan, outcome, events, key, touched));
+    const settled = await this.batcher.submit({ scope, plan, key, outcome, item, accounts: accountsOf(plan) });
     if (!settled.ok) throw settled.error;
     return settled.outcome;
   }
 
   private async write(batch: Submission[]): Promise<Settled[]> {
     const { scope } = batch[0];
-    const postingIds = await this.postingIds.take(batch.reduce((n, s) => n + s.plan.postings.length, 0));
-    const built = this.writer.build(scope, batch.map((s) => s.plan), { postingIds, now: new Date() });
-    const outcomes: WriteOutcome[] = built.map((written) => ({ ...written, touched: [] }));
     const { staleBefore, expiredBefore } = this.idempotency.takeOverWindow();
-    const call = (items: BatchItem[]): WriteBatch => ({
-      ledger: scope.ledgerId,
-      organization: scope.organizationId,
-      mode: scope.mode,
-      now: outcomes[0].transaction.createdAt,
-      stale_before: staleBefore,
-      expired_before: expiredBefore,
-      accounts: [...new Set(items.flatMap((item) => [...item.postings.map((p) => p.account), ...item.conditions.map((c) => c.account)]))],
-      items,
-    });
-    const items = batch.map((s, i) => this.itemOf(s, outcomes[i]));
+    const call = (subs: Submission[]) =>
+      writeBatchJson(
+        {
+          ledger: scope.ledgerId,
+          organization: scope.organizationId,
+          mode: scope.mode,
+          stale_before: staleBefore,
+          expired_before: expiredBefore,
+          accounts: [...new Set(subs.flatMap((s) => s.accounts))],
+        },
+        subs.map((s) => s.item),
+      );
     const settled: Settled[] = [];
-    const now = batch.flatMap((s, i) => (s.key?.answersAfterWrite ? [] : [i]));
+    const now = batch.filter((s) => !s.key?.answersAfterWrite);
     if (now.length > 0) {
-      const results = await this.retryingRaces(batch.length, () => this.transactions.writeBatch(this.dataSource, call(now.map((i) => items[i]))));
-      now.forEach((i, n) => (settled[i] = this.settle(batch[i], outcomes[i], results[n])));
+      const results = await this.retryingRaces(batch.length, () => this.transactions.writeBatch(this.dataSource, call(now)));
+      now.forEach((s, n) => (settled[batch.indexOf(s)] = this.settle(s, results[n])));
     }
     for (const [i, s] of batch.entries()) {
       if (!s.key?.answersAfterWrite) continue;
       const key = s.key;
-      settled[i] = await this.retryingRaces(batch.length, () => this.writeKeyAfter(s, key, outcomes[i], call([items[i]])));
+      settled[i] = await this.retryingRaces(batch.length, () => this.writeKeyAfter(s, key, call([s])));
     }
     return settled;
   }
@@ -182,13 +188,13 @@ export class TransactionBatcher {
   }
 
   /** The write, then its key holding the response built from the written outcome, in one database transaction. */
-  private async writeKeyAfter(s: Submission, key: KeyWithResponse, outcome: WriteOutcome, call: WriteBatch): Promise<Settled> {
+  private async writeKeyAfter(s: Submission, key: KeyWithResponse, call: string): Promise<Settled> {
     try {
       return await this.dataSource.transaction(async (manager) => {
         const [result] = await this.transactions.writeBatch(manager, call);
-        const settled = this.settle(s, outcome, result);
+        const settled = this.settle(s, result);
         if (!settled.ok) return settled;
-        const part = this.idempotency.completedKeysPart([{ ...key.pending, status: CREATED, body: key.respond(outcome) }], 1);
+        const part = this.idempotency.completedKeysPart([{ ...key.pending, status: CREATED, body: key.respond(s.outcome) }], 1);
         const stored: unknown[] = await manager.query(part.sql, part.params);
         if (stored.length === 0) throw new KeyTaken(key.pending.scope.key);
         return settled;
@@ -199,10 +205,9 @@ export class TransactionBatcher {
     }
   }
 
-  /** The function's item for a submission built as `outcome`; its key goes completed with the response when that is known now. */
-  private itemOf(s: Submission, outcome: WriteOutcome): BatchItem {
+  /** The function's item for `plan` built as `outcome`; its key goes completed with the response when that is known now. */
+  private itemOf(plan: TransactionPlan, outcome: WriteOutcome, events: EventsOf, key: KeyWithResponse | null, touched: boolean): BatchItem {
     const t = outcome.transaction;
-    const key = s.key;
     return {
       id: t.id,
       key: t.idempotencyKey,
@@ -212,6 +217,7 @@ export class TransactionBatcher {
       refund_currency: t.refundCurrency,
       metadata: t.metadata,
       value_date: t.valueDate,
+      created_at: t.createdAt,
       postings: outcome.postings.map((p) => ({
         id: p.id,
         account: p.accountId,
@@ -222,13 +228,13 @@ export class TransactionBatcher {
         tags: p.tags,
       })),
       refs: outcome.refs.map((r) => ({ id: r.id, rail: r.rail, kind: r.refKind, value: r.value, metadata: r.metadata })),
-      conditions: s.plan.conditions.map((c) => ({
+      conditions: plan.conditions.map((c) => ({
         account: c.account,
         lock_version: c.lockVersion,
         min_available: c.minAvailable?.toString(),
         max_available: c.maxAvailable?.toString(),
       })),
-      events: s.events(outcome).map((e) => ({ type: e.type, resource_id: e.resourceId, data: e.data })),
+      events: events(outcome).map((e) => ({ type: e.type, resource_id: e.resourceId, data: e.data })),
       idem: key && {
         organization: key.pending.scope.organizationId,
         mode: key.pending.scope.mode,
@@ -239,13 +245,13 @@ export class TransactionBatcher {
         status: CREATED,
         body: key.answersAfterWrite ? null : this.idempotency.completedKey(key.pending, CREATED, key.respond(outcome)).sealedBody,
       },
-      touched: s.touched || !!key?.answersAfterWrite,
+      touched: touched || !!key?.answersAfterWrite,
     };
   }
 
-  private settle(s: Submission, outcome: WriteOutcome, result: BatchItemResult): Settled {
+  private settle(s: Submission, result: BatchItemResult): Settled {
     if (!result.ok) return { ok: false, error: refusal(s.plan, result) };
-    if (result.touched.length > 0) outcome.touched = result.touched.map(lockedAccountOf);
-    return { ok: true, outcome };
+    if (result.touched.length > 0) s.outcome.touched = result.touched.map(lockedAccountOf);
+    return { ok: true, outcome: s.outcome };
   }
 }

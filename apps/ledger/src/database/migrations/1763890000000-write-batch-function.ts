@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * The write path of new transactions as one function call: `ledger_write_batch(batch jsonb)`
- * takes a whole batch (built by the service: ids, posting ids, write time, events and sealed
+ * takes a whole batch (built by the service: ids, posting ids, write times, events and sealed
  * idempotent answers included) and returns one result per item. Called in autocommit, BEGIN and
  * COMMIT travel with it, so a batch costs one round trip.
  *
@@ -33,7 +33,6 @@ export class WriteBatchFunction1763890000000 implements MigrationInterface {
       CREATE FUNCTION ledger_write_batch(batch jsonb) RETURNS jsonb LANGUAGE plpgsql AS $fn$
       DECLARE
         ledger constant uuid := (batch->>'ledger')::uuid;
-        at constant timestamptz := (batch->>'now')::timestamptz;
         stale constant timestamptz := (batch->>'stale_before')::timestamptz;
         expired constant timestamptz := (batch->>'expired_before')::timestamptz;
         items constant jsonb := batch->'items';
@@ -212,7 +211,8 @@ export class WriteBatchFunction1763890000000 implements MigrationInterface {
         INSERT INTO transactions (id, ledger_id, idempotency_key, kind, reverses, refund_amount, refund_currency, metadata, value_date,
           booking_date, created_at, updated_at)
         SELECT (x.i->>'id')::uuid, ledger, x.i->>'key', x.i->>'kind', (x.i->>'reverses')::uuid, (x.i->>'refund_amount')::numeric,
-          x.i->>'refund_currency', x.i->'metadata', (x.i->>'value_date')::timestamptz, at, at, at
+          x.i->>'refund_currency', x.i->'metadata', (x.i->>'value_date')::timestamptz, (x.i->>'created_at')::timestamptz,
+          (x.i->>'created_at')::timestamptz, (x.i->>'created_at')::timestamptz
         FROM jsonb_array_elements(items) WITH ORDINALITY AS x(i, n)
         WHERE x.n = ANY(accepted)
         ORDER BY x.n
@@ -224,7 +224,8 @@ export class WriteBatchFunction1763890000000 implements MigrationInterface {
 
         IF ref_count > 0 THEN
           INSERT INTO transaction_external_refs (id, ledger_id, transaction_id, rail, ref_kind, value, metadata, created_at)
-          SELECT (y.r->>'id')::uuid, ledger, (x.i->>'id')::uuid, y.r->>'rail', y.r->>'kind', y.r->>'value', y.r->'metadata', at
+          SELECT (y.r->>'id')::uuid, ledger, (x.i->>'id')::uuid, y.r->>'rail', y.r->>'kind', y.r->>'value', y.r->'metadata',
+            (x.i->>'created_at')::timestamptz
           FROM jsonb_array_elements(items) WITH ORDINALITY AS x(i, n), jsonb_array_elements(x.i->'refs') WITH ORDINALITY AS y(r, m)
           WHERE x.n = ANY(accepted)
           ORDER BY x.n, y.m
@@ -257,7 +258,7 @@ export class WriteBatchFunction1763890000000 implements MigrationInterface {
         INSERT INTO postings (id, ledger_id, transaction_id, account_id, amount, currency, direction, pending, tags, value_date, created_at)
         OVERRIDING SYSTEM VALUE
         SELECT (y.p->>'id')::bigint, ledger, (x.i->>'id')::uuid, y.p->>'account', (y.p->>'amount')::numeric, y.p->>'currency',
-          y.p->>'direction', (y.p->>'pending')::boolean, y.p->'tags', (x.i->>'value_date')::timestamptz, at
+          y.p->>'direction', (y.p->>'pending')::boolean, y.p->'tags', (x.i->>'value_date')::timestamptz, (x.i->>'created_at')::timestamptz
         FROM jsonb_array_elements(items) WITH ORDINALITY AS x(i, n), jsonb_array_elements(x.i->'postings') WITH ORDINALITY AS y(p, m)
         WHERE x.n = ANY(accepted)
         ORDER BY x.n, y.m;
