@@ -19,7 +19,8 @@ import { ledgerBenchClient, overReplicas, percentile, redisUrl, report, runScrip
  * does not depend on how loaded the machine is: the service's database round trips and the
  * database transactions (commits, read-only ones included) and the service's CPU time per transfer, and how busy autocannon kept this process (to show it is not
  * the bottleneck). BENCH_CPU_PROF=<file.cpuprofile> writes a CPU profile of the service there.
- * Beside each transfer scenario runs its in-database twin: as many `pg` connections as clients,
+ * Beside each transfer scenario runs its in-database twin, in alternating slices (BENCH_SLICES,
+ * default 3, so both see the same machine load): as many `pg` connections as clients,
  * each calling the service's own write function (ledger_write_batch) with one transfer per call
  * (the same accounts, an Idempotency-Key row and an event of the sizes the service writes), no
  * HTTP and no service; the ratio HTTP / in-database of the same run is the headline figure.
@@ -28,6 +29,8 @@ import { ledgerBenchClient, overReplicas, percentile, redisUrl, report, runScrip
  */
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+/** A scenario alternates HTTP and in-database slices, so both see the same machine load (others' runs come and go). */
+const slices = Math.max(1, Number(process.env.BENCH_SLICES ?? 3));
 const only = process.env.BENCH_ONLY?.split(',');
 const runs = (name: string) => !only || only.includes(name);
 const replicas = Number(process.env.BENCH_REPLICAS ?? 1);
@@ -57,14 +60,34 @@ async function costCounters(pg: Client) {
 
 type Costs = Awaited<ReturnType<typeof costCounters>>;
 
-function perTransfer(before: Costs, after: Costs, transfers: number) {
-  const cpuMs = (after.cpu.user + after.cpu.system - before.cpu.user - before.cpu.system) / 1000;
+/** What the counters moved by between two readings; slices add up. */
+interface CostDelta {
+  roundTrips: number;
+  commits: number;
+  serviceCpuMicros: number;
+  benchCpuMicros: number;
+  ms: number;
+}
+
+const NO_COST: CostDelta = { roundTrips: 0, commits: 0, serviceCpuMicros: 0, benchCpuMicros: 0, ms: 0 };
+
+function costBetween(before: Costs, after: Costs, sum: CostDelta): CostDelta {
   return {
-    'db round trips/transfer': (after.roundTrips - before.roundTrips) / transfers,
-    'db transactions/transfer': (after.commits - before.commits) / transfers,
+    roundTrips: sum.roundTrips + after.roundTrips - before.roundTrips,
+    commits: sum.commits + after.commits - before.commits,
+    serviceCpuMicros: sum.serviceCpuMicros + after.serviceCpuMicros - before.serviceCpuMicros,
+    benchCpuMicros: sum.benchCpuMicros + after.cpu.user + after.cpu.system - before.cpu.user - before.cpu.system,
+    ms: sum.ms + after.at - before.at,
+  };
+}
+
+function perTransfer(cost: CostDelta, transfers: number) {
+  return {
+    'db round trips/transfer': cost.roundTrips / transfers,
+    'db transactions/transfer': cost.commits / transfers,
     // CPU time per transfer is what bounds a single Node process, whatever else the machine runs.
-    'service CPU ms/transfer': (after.serviceCpuMicros - before.serviceCpuMicros) / 1000 / transfers,
-    'bench process CPU %': (100 * cpuMs) / (after.at - before.at),
+    'service CPU ms/transfer': cost.serviceCpuMicros / 1000 / transfers,
+    'bench process CPU %': (100 * cost.benchCpuMicros) / 1000 / cost.ms,
   };
 }
 
@@ -95,14 +118,14 @@ function pickPair(accounts: string[]): [from: string, to: string] {
   return [accounts[i], accounts[(i + 1 + Math.floor(Math.random() * (accounts.length - 1))) % accounts.length]];
 }
 
-function runOne(baseUrl: string, token: string, scenario: Scenario): Promise<autocannon.Result> {
+function runOne(baseUrl: string, token: string, scenario: Scenario, duration: number): Promise<autocannon.Result> {
   const prefix = randomBytes(4).toString('hex');
   let n = 0;
   const { accounts } = scenario;
   return autocannon({
     url: baseUrl,
     connections: scenario.connections,
-    duration: seconds,
+    duration,
     requests: [
       {
         method: 'POST',
@@ -134,11 +157,11 @@ function runOne(baseUrl: string, token: string, scenario: Scenario): Promise<aut
  * Runs the scenario against every replica at once, its connections shared out between them;
  * counts are summed and latencies are the worst replica's.
  */
-async function run(baseUrls: string[], token: string, scenario: Scenario) {
+async function run(baseUrls: string[], token: string, scenario: Scenario, duration = seconds) {
   const shares = baseUrls
     .map((url, r) => ({ url, connections: Math.floor(scenario.connections / baseUrls.length) + (r < scenario.connections % baseUrls.length ? 1 : 0) }))
     .filter((share) => share.connections > 0);
-  const results = await Promise.all(shares.map((share) => runOne(share.url, token, { ...scenario, connections: share.connections })));
+  const results = await Promise.all(shares.map((share) => runOne(share.url, token, { ...scenario, connections: share.connections }, duration)));
   const { sum, worst } = overReplicas(results);
   return {
     ok: sum((r) => r['2xx']),
@@ -187,13 +210,13 @@ const RESERVE_IDS = {
  * The in-database twin of a scenario: `connections` sessions calling ledger_write_batch with one
  * transfer per call (posting ids drawn 256 at a time, as the service does) until the clock stops.
  */
-async function runInDatabase(url: string, template: WriteTemplate, scenario: Scenario) {
+async function runInDatabase(url: string, template: WriteTemplate, scenario: Scenario, duration: number) {
   const prefix = randomBytes(4).toString('hex');
   const latencies: number[] = [];
   let n = 0;
   let refused = 0;
   const started = Date.now();
-  const deadline = started + seconds * 1000;
+  const deadline = started + duration * 1000;
   const session = async (): Promise<number> => {
     const db = new Client({ connectionString: url });
     await db.connect();
@@ -258,7 +281,7 @@ async function runInDatabase(url: string, template: WriteTemplate, scenario: Sce
   };
   const oks = await Promise.all(Array.from({ length: scenario.connections }, session));
   const ok = oks.reduce((a, b) => a + b, 0);
-  return { ok, refused, duration: (Date.now() - started) / 1000, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return { ok, refused, duration: (Date.now() - started) / 1000, latencies };
 }
 
 /** Requests still in flight when a scenario's clock stops complete unseen, so up to this many more. */
@@ -341,36 +364,54 @@ async function main(): Promise<void> {
     const template = await writeTemplate(pg, organizationId, ledgerId);
     const ratios: Record<string, string> = {};
     for (const scenario of scenarios) {
-      const before = await costCounters(pg);
-      const result = await run(baseUrls, token, scenario);
-      const after = await costCounters(pg);
-      succeeded += result.ok;
-      const http = result.ok / result.duration;
+      const http = { ok: 0, duration: 0, p50: [] as number[], p99: 0, non2xx: 0, errors: 0, cost: NO_COST };
+      const direct = { ok: 0, refused: 0, duration: 0, latencies: [] as number[], cpuMicros: 0 };
+      for (let slice = 0; slice < slices; slice++) {
+        const before = await costCounters(pg);
+        const result = await run(baseUrls, token, scenario, seconds / slices);
+        http.cost = costBetween(before, await costCounters(pg), http.cost);
+        Object.assign(http, {
+          ok: http.ok + result.ok,
+          duration: http.duration + result.duration,
+          p99: Math.max(http.p99, result.p99),
+          non2xx: http.non2xx + result.non2xx,
+          errors: http.errors + result.errors,
+        });
+        http.p50.push(result.p50);
+        const cpuBefore = process.cpuUsage();
+        const inDb = await runInDatabase(db.url, template, scenario, seconds / slices);
+        const cpu = process.cpuUsage(cpuBefore);
+        Object.assign(direct, {
+          ok: direct.ok + inDb.ok,
+          refused: direct.refused + inDb.refused,
+          duration: direct.duration + inDb.duration,
+          cpuMicros: direct.cpuMicros + cpu.user + cpu.system,
+        });
+        direct.latencies.push(...inDb.latencies);
+      }
+      succeeded += http.ok + direct.ok;
+      const httpRate = http.ok / http.duration;
+      const directRate = direct.ok / direct.duration;
       report(`ledger transfers: ${scenario.name}${replicas > 1 ? ` [${replicas} replicas]` : ''}`, {
-        'transactions/s': http,
-        'p50 ms': result.p50,
-        'p99 ms': result.p99,
-        non2xx: result.non2xx,
-        errors: result.errors,
-        ...perTransfer(before, after, result.ok),
+        'transactions/s': httpRate,
+        'p50 ms': percentile(http.p50, 50),
+        'p99 ms': http.p99,
+        non2xx: http.non2xx,
+        errors: http.errors,
+        ...perTransfer(http.cost, http.ok),
       });
-      const cpuBefore = process.cpuUsage();
-      const inDb = await runInDatabase(db.url, template, scenario);
-      const cpu = process.cpuUsage(cpuBefore);
-      succeeded += inDb.ok;
-      const direct = inDb.ok / inDb.duration;
       report(`in-database: ${scenario.name}, one transfer per ledger_write_batch call`, {
-        'transactions/s': direct,
-        'p50 ms': inDb.p50,
-        'p99 ms': inDb.p99,
-        refused: inDb.refused,
-        'bench process CPU %': (100 * (cpu.user + cpu.system)) / 1000 / (inDb.duration * 1000),
-        'HTTP / in-database': (http / direct).toFixed(2),
+        'transactions/s': directRate,
+        'p50 ms': percentile(direct.latencies, 50),
+        'p99 ms': percentile(direct.latencies, 99),
+        refused: direct.refused,
+        'bench process CPU %': (100 * direct.cpuMicros) / 1000 / (direct.duration * 1000),
+        'HTTP / in-database': (httpRate / directRate).toFixed(2),
       });
-      ratios[scenario.name] = `${(http / direct).toFixed(2)}x (${Math.round(http)} / ${Math.round(direct)} transactions/s)`;
+      ratios[scenario.name] = `${(httpRate / directRate).toFixed(2)}x (${Math.round(httpRate)} / ${Math.round(directRate)} transactions/s)`;
     }
     if (scenarios.length > 0) report('HTTP / in-database, same run', ratios);
-    const inFlight = scenarios.reduce((sum, s) => sum + s.connections, 0) + (afterWarmUp > 0 ? 4 * replicas : 0);
+    const inFlight = slices * scenarios.reduce((sum, s) => sum + s.connections, 0) + (afterWarmUp > 0 ? 4 * replicas : 0);
     report('books after the run', { check: await checkBooks(pg, ledgerId, succeeded, inFlight), synchronous_commit: durability });
   } finally {
     await pg.end().catch(() => undefined);
