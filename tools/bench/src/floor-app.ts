@@ -3,6 +3,7 @@ import { Body, Controller, Get, HttpCode, Inject, Module, OnModuleDestroy, Post 
 import { NestFactory } from '@nestjs/core';
 import Redis from 'ioredis';
 import { Pool } from 'pg';
+import { StatementBatcher } from '@bursar/service-kit';
 
 /*
  * The floor of the fixed stack on this machine, for `pnpm bench:floor`: Nest on Express with no
@@ -22,48 +23,16 @@ const TRANSFER = `WITH t AS (INSERT INTO floor_transactions (id) VALUES (DEFAULT
   UPDATE floor_balances b SET balance = b.balance + x.amount
     FROM unnest($1::text[], $2::bigint[]) AS x(account, amount) WHERE b.account = x.account RETURNING b.account, b.balance`;
 
-/**
- * Group execution as the services do it: what arrives while a statement is in flight goes out
- * together in the next one.
- */
-class Batched<I, O> {
-  private queue: { item: I; resolve(o: O): void; reject(e: unknown): void }[] = [];
-  private busy = false;
-
-  constructor(private readonly run: (items: I[]) => Promise<O[]>) {}
-
-  submit(item: I): Promise<O> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
-      if (!this.busy) void this.flush();
-    });
-  }
-
-  private async flush(): Promise<void> {
-    this.busy = true;
-    while (this.queue.length > 0) {
-      const batch = this.queue;
-      this.queue = [];
-      try {
-        const out = await this.run(batch.map((b) => b.item));
-        batch.forEach((b, i) => b.resolve(out[i]));
-      } catch (err) {
-        batch.forEach((b) => b.reject(err));
-      }
-    }
-    this.busy = false;
-  }
-}
-
 @Controller()
 class FloorController {
-  private readonly reads = new Batched<string, string | null>(async (accounts) => {
+  // Group execution as the services do it (what arrives while a statement is in flight goes out together in the next one).
+  private readonly reads = new StatementBatcher<string, string | null>(async (accounts) => {
     const { rows } = await this.pool.query({ name: 'budgets', text: 'SELECT account, balance FROM floor_balances WHERE account = ANY($1)', values: [accounts] });
     const found = new Map(rows.map((r: { account: string; balance: string }) => [r.account, r.balance]));
     return accounts.map((a) => found.get(a) ?? null);
   });
 
-  private readonly audits = new Batched<string, void>(async (snapshots) => {
+  private readonly audits = new StatementBatcher<string, void>(async (snapshots) => {
     await this.pool.query({ name: 'audits', text: 'INSERT INTO floor_audit (snapshot) SELECT unnest($1::jsonb[])', values: [snapshots] });
     return snapshots.map(() => undefined);
   });
