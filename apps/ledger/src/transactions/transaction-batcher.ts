@@ -108,9 +108,9 @@ const raced = (e: unknown) => e instanceof QueryFailedError && (e.driverError as
  * condition, closed period, used key or ref) gets its error, writes nothing and does not disturb
  * the others. Each write's ids, posting ids and time are chosen here first, so its answer, its
  * event and its sealed stored answer are built before it is sent and travel with it; a
- * submission is built (and serialized) as it arrives, while the batches before it are in flight. Batches in
- * flight never share an account (StatementBatcher holds), so they never wait on each other's row
- * locks: a hot account's submissions pile into the next batch instead. A response that shows the
+ * submission is built (and serialized) as it arrives, while the batches before it are in flight.
+ * Batches in flight never share an account (StatementBatcher holds), so they never wait on each
+ * other's row locks: a hot account's submissions pile into the next batch instead. A response that shows the
  * accounts after the write (an expansion) cannot be sealed before it: such a keyed submission is
  * written in a transaction of its own that stores its key once the write has answered.
  */
@@ -168,10 +168,11 @@ export class TransactionBatcher {
       const results = await this.retryingRaces(batch.length, () => this.transactions.writeBatch(this.dataSource, call(now)));
       now.forEach((s, n) => (settled[batch.indexOf(s)] = this.settle(s, results[n])));
     }
+    // Each in its own call, after the batch's: a failure here is this item's alone.
     for (const [i, s] of batch.entries()) {
       if (!s.key?.answersAfterWrite) continue;
       const key = s.key;
-      settled[i] = await this.retryingRaces(batch.length, () => this.writeKeyAfter(s, key, call([s])));
+      settled[i] = await this.retryingRaces(1, () => this.writeKeyAfter(s, key, call([s]))).catch((error: unknown) => ({ ok: false, error }) as const);
     }
     return settled;
   }
