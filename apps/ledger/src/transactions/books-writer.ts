@@ -156,10 +156,12 @@ export function duplicateExternalRef(ref: { rail: string; kind: string; value: s
 }
 
 /**
- * The one write path of the books. Every check runs against accounts locked in id order, in
+ * The write path of corrections, reserves, bulk batches and dry runs, inside their own database
+ * transactions (new transactions go through TransactionBatcher and ledger_write_batch, which runs
+ * the same checks in the database). Every check runs against accounts locked in id order, in
  * memory, before anything is written; the write itself is one statement. `book` is the set of
  * locked accounts, updated in place on success, so several plans can share one database
- * transaction (group commit) and see each other's effects.
+ * transaction and see each other's effects.
  */
 @Injectable()
 export class BooksWriter {
