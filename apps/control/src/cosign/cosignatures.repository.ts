@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { parseCents } from '../common/cents.transformer';
-import { preparedQuery } from '@bursar/service-kit';
-import { StatementBatcher } from '../database/statement-batcher';
+import { preparedQuery, StatementBatcher } from '@bursar/service-kit';
 
 type RawIntent = { state: string | null; amount_cents: string | null; consumed: boolean };
 
