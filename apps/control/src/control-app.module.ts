@@ -21,6 +21,7 @@ import { PoliciesModule } from './policies/policies.module';
 import { PoliciesService } from './policies/policies.service';
 import { PolicyModulesModule } from './policy-modules/policy-modules.module';
 import { PolicyPreviewsModule } from './policy-previews/policy-previews.module';
+import { PolicyVersionsModule } from './policy-versions/policy-versions.module';
 import { SpendTokensModule } from './spend-tokens/spend-tokens.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
@@ -55,6 +56,7 @@ export class ControlAppModule {
         ApprovalsModule,
         FundsModule,
         PolicyPreviewsModule,
+        PolicyVersionsModule,
         BillingModule,
       ],
       providers: [

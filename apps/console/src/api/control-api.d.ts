@@ -943,6 +943,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/control/v1/workspaces/{workspace_slug}/policy_versions/{policy_version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The rules a decision pinned by its policy_version, exactly as evaluated */
+        get: operations["PolicyVersionsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/control/v1/workspaces/{workspace_slug}/billing": {
         parameters: {
             query?: never;
@@ -1946,6 +1963,35 @@ export interface components {
              */
             session_budget_cents?: number;
             policy: components["schemas"]["PolicyDraftDto"];
+        };
+        PolicySnapshotSchema: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            mode: "blocklist" | "allowlist";
+            /** @description Policy module names */
+            imports: string[];
+            /** @description The modules' rules as they were when the version was first used */
+            imported_rules: components["schemas"]["PolicyRuleSchema"][];
+            rules: components["schemas"]["PolicyRuleSchema"][];
+        };
+        PolicyVersionSchema: {
+            /** @enum {string} */
+            object: "policy_version";
+            /**
+             * @description "pv_" + SHA-256 hex of the RFC 8785 canonical JSON of rules
+             * @example pv_...
+             */
+            id: string;
+            /** @description The agent's active policies, oldest first, as decisions read them */
+            rules: components["schemas"]["PolicySnapshotSchema"][];
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the first decision under this version was made
+             */
+            first_used_at: string;
         };
         SubscriptionSchema: {
             /** @description The provider's subscription id */
@@ -8401,6 +8447,97 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["DecisionSchema"];
+                    };
+                };
+            };
+            /** @description A required field is missing, the body is not JSON, or a query parameter is invalid (code null) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description identity_token_required or invalid_identity_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description insufficient_role: the membership lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description Not found, or not yours (code null) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description A field is present but invalid, or the request is refused as it stands (code null unless listed) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description service_unavailable (retry after Retry-After), or identity_not_configured: no identity provider is configured */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+        };
+    };
+    PolicyVersionsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_slug: string;
+                policy_version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PolicyVersionSchema"];
                     };
                 };
             };

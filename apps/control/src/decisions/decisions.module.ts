@@ -3,6 +3,7 @@ import { AgentsModule } from '../agents/agents.module';
 import { BudgetsModule } from '../budgets/budgets.module';
 import { CosignModule } from '../cosign/cosign.module';
 import { PoliciesModule } from '../policies/policies.module';
+import { PolicyVersionsModule } from '../policy-versions/policy-versions.module';
 import { SpendTokensModule } from '../spend-tokens/spend-tokens.module';
 import { AuthorizationRepository } from './authorization.repository';
 import { AuthorizationService } from './authorization.service';
@@ -12,7 +13,7 @@ import { ReservationsRepository } from './reservations.repository';
 
 /** The authorization core the agent routes (actions, payments) and the approval routes share. */
 @Module({
-  imports: [AgentsModule, BudgetsModule, SpendTokensModule, PoliciesModule, CosignModule],
+  imports: [AgentsModule, BudgetsModule, SpendTokensModule, PoliciesModule, CosignModule, PolicyVersionsModule],
   providers: [IntentsRepository, ReservationsRepository, AuthorizationRepository, AuthorizationService, IntentLifecycleService],
   exports: [AgentsModule, IntentsRepository, ReservationsRepository, AuthorizationService, IntentLifecycleService],
 })
