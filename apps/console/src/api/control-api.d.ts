@@ -791,6 +791,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/control/v1/workspaces/{workspace_slug}/action_intents/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Recompute the decision from its stored request under the pinned policy version and the counters it read; writes only an audit event */
+        post: operations["ActionIntentsController_replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/control/v1/workspaces/{workspace_slug}/action_intents/{id}/approve": {
         parameters: {
             query?: never;
@@ -869,6 +886,23 @@ export interface paths {
         get: operations["PaymentIntentsController_impact"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/control/v1/workspaces/{workspace_slug}/payment_intents/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Recompute the decision from its stored request under the pinned policy version and the counters it read; writes only an audit event */
+        post: operations["PaymentIntentsController_replay"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1882,6 +1916,39 @@ export interface components {
             windows: components["schemas"]["ImpactWindowSchema"][];
             /** @description Payment intents only; null without a token */
             spend_token?: components["schemas"]["ImpactSpendTokenSchema"] | null;
+        };
+        DecisionDifferenceSchema: {
+            /** @enum {string} */
+            field: "outcome" | "rule" | "detail" | "remedy" | "headroom" | "policy_version" | "frame_hash" | "policy_snapshot";
+            /** @description Any JSON value */
+            original: Record<string, never> | null;
+            /** @description Any JSON value */
+            replayed: Record<string, never> | null;
+        };
+        DecisionReplaySchema: {
+            /** @enum {string} */
+            object: "decision_replay";
+            /** Format: uuid */
+            intent_id: string;
+            /**
+             * @description The version the decision pinned; used even after the live policy changed
+             * @example pv_...
+             */
+            policy_version: string;
+            /**
+             * @description As recorded
+             * @example fh_...
+             */
+            frame_hash: string;
+            /**
+             * @description Recomputed from the stored request (docs/receipts.md)
+             * @example fh_...
+             */
+            recomputed_frame_hash: string;
+            original: components["schemas"]["DecisionSchema"];
+            replayed: components["schemas"]["DecisionSchema"];
+            matches: boolean;
+            differences: components["schemas"]["DecisionDifferenceSchema"][];
         };
         DenyIntentDto: {
             /** @default approval_denied */
@@ -7653,6 +7720,97 @@ export interface operations {
             };
         };
     };
+    ActionIntentsController_replay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_slug: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DecisionReplaySchema"];
+                    };
+                };
+            };
+            /** @description A required field is missing, the body is not JSON, or a query parameter is invalid (code null) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description identity_token_required or invalid_identity_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description insufficient_role: the membership lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description Not found, or not yours (code null) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description A field is present but invalid, or the request is refused as it stands (code null unless listed) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description service_unavailable (retry after Retry-After), or identity_not_configured: no identity provider is configured */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+        };
+    };
     ActionIntentsController_approve: {
         parameters: {
             query?: never;
@@ -8075,6 +8233,97 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["IntentImpactSchema"];
+                    };
+                };
+            };
+            /** @description A required field is missing, the body is not JSON, or a query parameter is invalid (code null) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description identity_token_required or invalid_identity_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description insufficient_role: the membership lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description Not found, or not yours (code null) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description A field is present but invalid, or the request is refused as it stands (code null unless listed) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description service_unavailable (retry after Retry-After), or identity_not_configured: no identity provider is configured */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+        };
+    };
+    PaymentIntentsController_replay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_slug: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DecisionReplaySchema"];
                     };
                 };
             };

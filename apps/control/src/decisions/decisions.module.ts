@@ -7,6 +7,7 @@ import { PolicyVersionsModule } from '../policy-versions/policy-versions.module'
 import { SpendTokensModule } from '../spend-tokens/spend-tokens.module';
 import { AuthorizationRepository } from './authorization.repository';
 import { AuthorizationService } from './authorization.service';
+import { DecisionReplayService } from './decision-replay.service';
 import { IntentLifecycleService } from './intent-lifecycle.service';
 import { IntentsRepository } from './intents.repository';
 import { ReservationsRepository } from './reservations.repository';
@@ -14,7 +15,7 @@ import { ReservationsRepository } from './reservations.repository';
 /** The authorization core the agent routes (actions, payments) and the approval routes share. */
 @Module({
   imports: [AgentsModule, BudgetsModule, SpendTokensModule, PoliciesModule, CosignModule, PolicyVersionsModule],
-  providers: [IntentsRepository, ReservationsRepository, AuthorizationRepository, AuthorizationService, IntentLifecycleService],
-  exports: [AgentsModule, IntentsRepository, ReservationsRepository, AuthorizationService, IntentLifecycleService],
+  providers: [IntentsRepository, ReservationsRepository, AuthorizationRepository, AuthorizationService, IntentLifecycleService, DecisionReplayService],
+  exports: [AgentsModule, IntentsRepository, ReservationsRepository, AuthorizationService, IntentLifecycleService, DecisionReplayService],
 })
 export class DecisionsModule {}
