@@ -20,6 +20,7 @@ import { PaymentIntentsModule } from './payment-intents/payment-intents.module';
 import { PoliciesModule } from './policies/policies.module';
 import { PoliciesService } from './policies/policies.service';
 import { PolicyModulesModule } from './policy-modules/policy-modules.module';
+import { PolicyBacktestsModule } from './policy-backtests/policy-backtests.module';
 import { PolicyPreviewsModule } from './policy-previews/policy-previews.module';
 import { PolicyVersionsModule } from './policy-versions/policy-versions.module';
 import { SpendTokensModule } from './spend-tokens/spend-tokens.module';
@@ -56,6 +57,7 @@ export class ControlAppModule {
         ApprovalsModule,
         FundsModule,
         PolicyPreviewsModule,
+        PolicyBacktestsModule,
         PolicyVersionsModule,
         BillingModule,
       ],
