@@ -19,3 +19,5 @@ export * from './rate-limit/rate-limiters';
 export * from './http/openapi-operations';
 export * from './http/bearer-token';
 export * from './database/reseal-columns';
+export * from './config/launcher-settings';
+export * from './cli/operator-cli';

@@ -2,6 +2,7 @@ export * from './test-database';
 export * from './private-redis';
 export * from './service-test-app';
 export * from './webhook-receiver';
+export * from './reference-webhook-verifier';
 export * from './app-process';
 export * from './webhook-env';
 export * from './poll-until';

@@ -8,6 +8,7 @@ import { WebhookEndpoints1763880000100 } from './1763880000100-webhook-endpoints
 import { Billing1763900000000 } from './1763900000000-billing';
 import { CosignKeyActivation1763910000000 } from './1763910000000-cosign-key-activation';
 import { DecisionRecords1763920000000 } from './1763920000000-decision-records';
+import { WebhookEndpointHeaderBrand1763940019000 } from './1763940019000-webhook-endpoint-header-brand';
 import { PolicyBacktests1763930000010 } from './1763930000010-policy-backtests';
 
 /** Every control migration, in order. TypeORM records applied ones in `schema_migrations`. */
