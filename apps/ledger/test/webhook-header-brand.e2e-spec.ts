@@ -65,10 +65,11 @@ describe('Ledger webhook header brand (WEBHOOK_BRAND and an endpoint header_bran
     expect(bursar.headers['bursar-event-id']).toBe(JSON.parse(bursar.body).id);
     expect(bursar.headers['kordio-signature']).toBeUndefined();
 
-    // The delivery log records the headers as sent.
+    // The delivery log records the headers as sent, once the worker's report of the attempt is in.
     const [delivery] = await pollUntil(
-      async (): Promise<{ request_headers: Record<string, string> }[]> => (await get(`/webhook_endpoints/${ownBrand.id}/deliveries`).expect(200)).body.data,
-      (l) => l.length > 0,
+      async (): Promise<{ status: string; request_headers: Record<string, string> }[]> =>
+        (await get(`/webhook_endpoints/${ownBrand.id}/deliveries`).expect(200)).body.data,
+      (l) => l[0]?.status === 'succeeded',
     );
     expect(Object.keys(delivery.request_headers)).toEqual(expect.arrayContaining(['Bursar-Signature', 'Bursar-Event-Id', 'Bursar-Delivery-Id']));
   });
