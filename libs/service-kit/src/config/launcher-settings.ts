@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -40,6 +40,8 @@ export function writeLauncherSettings(dataDir: string, file: LauncherSettingsFil
   mkdirSync(dataDir, { recursive: true });
   const target = path.join(dataDir, LAUNCHER_SETTINGS_FILE);
   writeFileSync(target, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+  // `mode` applies only when the file is created; an older copy may have been readable by others.
+  chmodSync(target, 0o600);
   return target;
 }
 
