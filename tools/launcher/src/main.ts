@@ -281,7 +281,9 @@ async function main(): Promise<void> {
   for (const s of services.filter((x) => x.migrate)) await migrate(`${s.entry}/migrate.js`, childEnv, s.name);
   for (const s of services) await run(`${s.entry}/main.js`, childEnv, s.name);
   await Promise.all(services.map((s) => waitHealthy(s.port, s.name)));
-  gateway = await serveGateway({ port: GATEWAY_PORT, routes: gatewayRoutes() });
+  gateway = await serveGateway({ port: GATEWAY_PORT, routes: gatewayRoutes() }).catch((e: unknown) => {
+    throw new Error(`the one origin could not listen on GATEWAY_PORT ${GATEWAY_PORT} (${e instanceof Error ? e.message : String(e)}); set GATEWAY_PORT to a free port`);
+  });
   const issuer = devIssuer ?? env.IDENTITY_ISSUER;
   if (issuer && consoleEnabled) await startConsole(issuer);
 
