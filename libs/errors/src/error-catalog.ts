@@ -4,6 +4,8 @@ export interface ErrorCodeSpec {
   status: number;
   /** Default human message; a raise may replace it with a more specific one. */
   message: string;
+  /** What the caller should do about it; a raise may replace it with a more specific one. */
+  hint: string;
 }
 
 /**
@@ -16,7 +18,7 @@ export class ErrorCatalog<Code extends string> {
   error(code: Code, extras: ApiErrorExtras & { message?: string } = {}): ApiError {
     const { message, ...rest } = extras;
     const spec = this.specs[code];
-    return new ApiError(spec.status, code, message ?? spec.message, rest);
+    return new ApiError(spec.status, code, message ?? spec.message, { ...rest, hint: rest.hint ?? spec.hint });
   }
 
   codes(): Code[] {

@@ -10,3 +10,5 @@ export * from './held-transaction';
 export * from './relay-order';
 export * from './secret-scan';
 export * from './session-terminator';
+export * from './error-catalogs';
+export * from './openapi-31';

@@ -127,6 +127,13 @@ describe('pnpm start with the operator tools beside it', () => {
     const one = await ok('ledger', 'create-test-client', '--help');
     expect(one).toEqual({ command: 'create-test-client', usage: 'pnpm ledger:admin create-test-client [--name <organization name>]', summary: expect.any(String) });
     expect(await ok('control', 'rotate-cosign-key', '--help')).toMatchObject({ command: 'rotate-cosign-key', usage: 'pnpm control:admin rotate-cosign-key' });
+    // A command line no command takes is refused before any setting is looked for.
+    const misspelt = await cli('ledger', ['create-organization', '--nme', 'x'], { BURSAR_DATA_DIR: path.join(dataDir, 'nowhere') });
+    expect([misspelt.code, misspelt.stdout, misspelt.json]).toEqual([
+      2, '', { error: { code: 'usage', message: 'create-organization takes no --nme', usage: 'pnpm ledger:admin create-organization --name <name>' } },
+    ]);
+    const bare = await cli('control', [], { BURSAR_DATA_DIR: path.join(dataDir, 'nowhere') });
+    expect([bare.code, (bare.json.error as { message: string }).message]).toEqual([2, 'a command is required']);
   }, CLI_TEST_TIMEOUT_MS);
 
   it('gives a test ledger\'s credentials in one command, usable through the one origin', async () => {

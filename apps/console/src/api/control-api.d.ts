@@ -2416,6 +2416,8 @@ export interface components {
                 message: string;
                 /** @description Set only for the failures the API defines a code for */
                 code: string | null;
+                /** @description What to change before trying again; for humans, like message */
+                hint: string;
             } & {
                 [key: string]: unknown;
             };

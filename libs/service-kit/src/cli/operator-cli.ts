@@ -51,13 +51,32 @@ function failure(err: unknown, program: string, commands: OperatorCommands, argv
 }
 
 /**
- * The whole entry point of an operator CLI: `--help` (overall or per command) needs no settings;
- * otherwise `run` does the work. Its result prints as JSON on stdout; a failure prints as
+ * Refuses a command line no command accepts before any setting is read: an unknown or missing
+ * command, or an option the command's usage does not name.
+ */
+function checkCommandLine(commands: OperatorCommands, argv: string[]): void {
+  const [name] = argv;
+  if (!name || name.startsWith('-')) throw new OperatorUsageError('a command is required');
+  const command = commands[name];
+  if (!command) throw new OperatorUsageError(`unknown command ${name}`);
+  const known = new Set([...command.options.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]));
+  const unknown = argv.filter((a) => a.startsWith('--') && !known.has(a.slice(2).split('=')[0]));
+  if (unknown.length) throw new OperatorUsageError(`${name} takes no ${unknown.join(', ')}`);
+}
+
+/**
+ * The whole entry point of an operator CLI: `--help` (overall or per command) and a bad command line
+ * are answered without reading any setting; otherwise `run` does the work. Its result prints as JSON on stdout; a failure prints as
  * `{"error": {code, message, ...}}` on stderr with exit code 2 (bad command line) or 1.
  */
 export function runOperatorCli(program: string, commands: OperatorCommands, run: (argv: string[]) => Promise<unknown>): void {
   const argv = process.argv.slice(2);
-  const work = async () => operatorHelp(program, commands, argv) ?? (await run(argv));
+  const work = async () => {
+    const help = operatorHelp(program, commands, argv);
+    if (help) return help;
+    checkCommandLine(commands, argv);
+    return run(argv);
+  };
   work().then(
     (result) => process.stdout.write(`${JSON.stringify(result, null, 2)}\n`),
     (err: unknown) => {
