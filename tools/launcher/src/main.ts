@@ -16,7 +16,7 @@ import {
   startEmbeddedPostgres,
   StaticSite,
 } from '@bursar/dev-infra';
-import { launcherDataDir, LAUNCHER_SECRETS_FILE, writeLauncherSettings } from '@bursar/service-kit';
+import { launcherDataDir, LAUNCHER_SECRETS_FILE, stopWhenParentGoes, writeLauncherSettings } from '@bursar/service-kit';
 
 /**
  * `pnpm start`: the whole stack on one machine. Databases from CONTROL_DATABASE_URL and
@@ -250,6 +250,10 @@ async function stop(code: number, bySignal = false): Promise<void> {
 async function main(): Promise<void> {
   process.on('SIGINT', () => void stop(0, true));
   process.on('SIGTERM', () => void stop(0, true));
+  // Started by a program with an IPC channel (the launcher's own test), it stops when that program
+  // dies; its output pipes may be gone by then, which must not cut the stop short.
+  stopWhenParentGoes();
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
   await mkdir(dataDir, { recursive: true });
 
   const redisUrl = env.REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -73,7 +73,8 @@ describe('pnpm start with the operator tools beside it', () => {
         COSIGN_KEY_RELOAD_MS: '1000',
         ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // With an IPC channel: should this test process die, the launcher stops its stack.
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     exited = new Promise((resolve) => launcher.once('exit', (code) => resolve(code)));
     launcher.stdout?.on('data', (c: Buffer) => (output += c.toString()));
