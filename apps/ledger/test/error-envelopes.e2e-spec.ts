@@ -53,6 +53,11 @@ describe('every ledger failure carries the whole error envelope', () => {
     expect(error.hint).toMatch(/`id` \(.+\)/);
   });
 
+  it('points the hint of a service-side refusal at its field', async () => {
+    const error = expectFullEnvelope(await api.get('/transactions?expand=nope'), 422, 'invalid_request');
+    expect(error).toMatchObject({ param: 'expand', hint: expect.stringMatching(/^Change `expand` as the message says \(Cannot expand nope/) });
+  });
+
   it('names a bad query parameter as such', async () => {
     const error = expectFullEnvelope(await api.get('/accounts?limit=0'), 422, 'invalid_request');
     expect(error.param).toBe('limit');

@@ -1,12 +1,14 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ErrorCatalog } from '@bursar/errors';
+import { ErrorCatalog, hintOf } from '@bursar/errors';
 
 export interface DeclaredCode {
   file: string;
   code: string;
   status: number;
   message: string;
+  /** The hint as a raise naming this field gets it (undefined: a raise naming none). */
+  param?: string;
   hint: string;
 }
 
@@ -24,7 +26,13 @@ export function declaredErrorCodes(srcDir: string): DeclaredCode[] {
         const exported = require(path) as Record<string, unknown>;
         for (const value of Object.values(exported)) {
           if (!(value instanceof ErrorCatalog)) continue;
-          for (const code of value.codes()) found.push({ file: path.slice(srcDir.length + 1), code, ...value.specs[code] });
+          for (const code of value.codes()) {
+            const spec = value.specs[code];
+            // A hint written from the raise must read well with and without a field named.
+            for (const param of [undefined, 'amount']) {
+              found.push({ file: path.slice(srcDir.length + 1), code, status: spec.status, message: spec.message, param, hint: hintOf(spec, { message: spec.message, param }) });
+            }
+          }
         }
       }
     }

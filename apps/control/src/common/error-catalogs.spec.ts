@@ -9,7 +9,7 @@ describe('control error catalogs', () => {
     expect(codes.map((c) => c.code)).toEqual(expect.arrayContaining(['runtime_key_required', 'budget_ceiling', 'insufficient_role']));
   });
 
-  it.each(codes.map((c) => [`${c.file} ${c.code}`, c] as const))('%s has a message and a hint of its own', (_, c) => {
+  it.each(codes.map((c) => [`${c.file} ${c.code}${c.param ? ` raised with param ${c.param}` : ''}`, c] as const))('%s has a message and a hint of its own', (_, c) => {
     expect(c.message.trim().length).toBeGreaterThan(10);
     expect(c.hint.trim().length).toBeGreaterThan(10);
     expect(c.hint).not.toBe(c.message);

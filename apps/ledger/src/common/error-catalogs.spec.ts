@@ -9,10 +9,14 @@ describe('ledger error catalogs', () => {
     expect(codes.map((c) => c.code)).toEqual(expect.arrayContaining(['invalid_request', 'unbalanced', 'invalid_client']));
   });
 
-  it.each(codes.map((c) => [`${c.file} ${c.code}`, c] as const))('%s has a message and a hint of its own', (_, c) => {
+  it.each(codes.map((c) => [`${c.file} ${c.code}${c.param ? ` raised with param ${c.param}` : ''}`, c] as const))('%s has a message and a hint of its own', (_, c) => {
     expect(c.message.trim().length).toBeGreaterThan(10);
     expect(c.hint.trim().length).toBeGreaterThan(10);
     expect(c.hint).not.toBe(c.message);
     expect(c.status).toBeGreaterThanOrEqual(400);
+  });
+
+  it('points a malformed-request hint at the field a raise names', () => {
+    expect(codes.find((c) => c.code === 'invalid_request' && c.param && c.file.startsWith('common'))?.hint).toMatch(/^Change `amount` as the message says/);
   });
 });

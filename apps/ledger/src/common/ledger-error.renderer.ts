@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { ErrorRenderer, NormalizedError, statusHint } from '@bursar/errors';
+import { ErrorRenderer, hintOf, NormalizedError, statusHint } from '@bursar/errors';
 import { LedgerCommonCode, LedgerErrors } from './ledger-errors';
 
 declare global {
@@ -49,7 +49,7 @@ export class LedgerErrorRenderer implements ErrorRenderer {
     const status = common?.status ?? error.status;
     const message = error.kind === 'internal' ? LedgerErrors.specs.internal_error.message : error.message;
     // Codeless failures keep their own hint (which field, which body problem) before the common code's.
-    const hint = error.hint ?? common?.hint ?? statusHint(status);
+    const hint = error.hint ?? (common ? hintOf(common, error) : statusHint(status));
     const requestId = String(req.id);
     return {
       status,

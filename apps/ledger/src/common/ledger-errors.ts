@@ -2,7 +2,15 @@ import { ErrorCatalog } from '@bursar/errors';
 
 /** Codes of the API conventions, raised by any module; feature modules declare their own beside them. */
 export const LedgerErrors = new ErrorCatalog({
-  invalid_request: { status: 422, message: 'The request is malformed or missing fields', hint: "Check the request against the OpenAPI document at /ledger/v1/openapi.json; param names the field" },
+  invalid_request: {
+    status: 422,
+    message: 'The request is malformed or missing fields',
+    // Raised all over with a precise message and the field at fault: the hint points at that field.
+    hint: ({ message, param }) =>
+      param
+        ? `Change \`${param}\` as the message says (${message.replace(/\.$/, '')}), then send the request again`
+        : 'Check the request against the OpenAPI document at /ledger/v1/openapi.json',
+  },
   unauthorized: { status: 401, message: 'No valid access token was presented', hint: "Get an access token from POST /oauth/token (client_credentials) and send it as Authorization: Bearer <token>" },
   forbidden: { status: 403, message: 'The token is not permitted to do this', hint: "Use a client of the organization and mode that owns this resource" },
   not_found: { status: 404, message: 'No such resource', hint: "Check the id and the ledger (X-Ledger-Id): records of other ledgers, organizations or modes answer 404" },

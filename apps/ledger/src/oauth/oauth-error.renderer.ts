@@ -1,4 +1,4 @@
-import { ErrorRenderer, NormalizedError, statusHint } from '@bursar/errors';
+import { ErrorRenderer, hintOf, NormalizedError, statusHint } from '@bursar/errors';
 import { OauthErrors } from './oauth-errors';
 
 export const TOKEN_PATH = '/oauth/token';
@@ -19,7 +19,7 @@ export class OauthErrorRenderer implements ErrorRenderer {
       body: {
         error: code,
         error_description: error.kind === 'internal' ? 'Something went wrong on our side' : error.message,
-        hint: error.hint ?? (code === 'server_error' ? statusHint(500) : OauthErrors.specs.invalid_request.hint),
+        hint: error.hint ?? (code === 'server_error' ? statusHint(500) : hintOf(OauthErrors.specs.invalid_request, error)),
       },
     };
   }
