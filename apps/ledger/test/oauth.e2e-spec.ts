@@ -44,7 +44,7 @@ describe('OAuth token endpoint and metadata', () => {
 
   it('publishes RFC 8414 metadata naming only what is served', async () => {
     const res = await request(t.app.getHttpServer()).get('/.well-known/oauth-authorization-server').expect(200);
-    // No authorization endpoint (so no response types) and no JWT client authentication (so no signing algorithms).
+    // No authorization endpoint (so no response types) and no JWT client authentication (so no client-auth signing algorithms; the token's own algorithm is an extension member).
     expect(res.body).toEqual({
       issuer,
       token_endpoint: `${issuer}/oauth/token`,
@@ -52,6 +52,7 @@ describe('OAuth token endpoint and metadata', () => {
       response_types_supported: [],
       scopes_supported: expect.arrayContaining(['ledger:read', 'ledger:write', 'ledger:period_close', 'ledger:clients:read', 'ledger:clients:write']),
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      access_token_signing_alg_values_supported: ['HS256'],
       service_documentation: `${issuer}/ledger/v1/openapi.json`,
     });
   });

@@ -39,7 +39,9 @@ export class OauthService {
    * client_credentials grant with client_secret_basic or client_secret_post. There is no
    * authorization endpoint, so `response_types_supported` (required by s.2) is honestly empty, and no
    * JWT client authentication, so no `token_endpoint_auth_signing_alg_values_supported` (s.2 ties it
-   * to private_key_jwt and client_secret_jwt). No revocation or introspection endpoint is served.
+   * to private_key_jwt and client_secret_jwt). The contract still names signing algorithms, so the
+   * algorithm the access tokens are signed with is published in an extension member (s.2 allows them).
+   * No revocation or introspection endpoint is served.
    */
   metadata() {
     const base = this.settings.publicUrl;
@@ -51,6 +53,7 @@ export class OauthService {
       // `ledger:admin` is advertised as the reference does; no route requires it and none grants it.
       scopes_supported: [...CLIENT_SCOPES, 'ledger:admin'],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      access_token_signing_alg_values_supported: ['HS256'],
       service_documentation: `${base}/ledger/v1/openapi.json`,
     };
   }

@@ -45,5 +45,12 @@ export class AuthorizationServerMetadataResponse {
       'access tokens are HS256 JWTs that only the ledger verifies.',
   })
   token_endpoint_auth_methods_supported: string[];
+  @ApiProperty({
+    type: [String],
+    description:
+      'Extension member (RFC 8414 s.2 allows additional members): the JWS algorithms access tokens are signed with. ' +
+      'Only the ledger verifies them; it is published so the metadata names its signing algorithm honestly.',
+  })
+  access_token_signing_alg_values_supported: string[];
   @ApiProperty() service_documentation: string;
 }
