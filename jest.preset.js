@@ -1,9 +1,9 @@
 // Shared jest preset: swc compiles TypeScript (with decorator metadata for Nest) and the
-// ESM-only packages (jose, oauth4webapi, openid-client) to CommonJS, once, for every project.
+// ESM-only packages (jose, oauth4webapi, openid-client, canonicalize) to CommonJS, once, for every project.
 const path = require('node:path');
 const { pathsToModuleNameMapper } = require('./tools/jest/paths');
 
-const esmOnly = ['jose', 'oauth4webapi', 'openid-client', 'oidc-provider'].join('|');
+const esmOnly = ['jose', 'oauth4webapi', 'openid-client', 'oidc-provider', 'canonicalize'].join('|');
 
 module.exports = {
   testEnvironment: 'node',

@@ -20,7 +20,9 @@ import { PaymentIntentsModule } from './payment-intents/payment-intents.module';
 import { PoliciesModule } from './policies/policies.module';
 import { PoliciesService } from './policies/policies.service';
 import { PolicyModulesModule } from './policy-modules/policy-modules.module';
+import { PolicyBacktestsModule } from './policy-backtests/policy-backtests.module';
 import { PolicyPreviewsModule } from './policy-previews/policy-previews.module';
+import { PolicyVersionsModule } from './policy-versions/policy-versions.module';
 import { SpendTokensModule } from './spend-tokens/spend-tokens.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
@@ -55,6 +57,8 @@ export class ControlAppModule {
         ApprovalsModule,
         FundsModule,
         PolicyPreviewsModule,
+        PolicyBacktestsModule,
+        PolicyVersionsModule,
         BillingModule,
       ],
       providers: [

@@ -287,12 +287,42 @@ describe('Transactions', () => {
     expect(res.body.data).toMatchObject({
       object: 'dry_run',
       valid: true,
-      summary: { totals: { USD: { debit: '9', credit: '9' } }, accounts: expect.arrayContaining([expect.objectContaining({ account: 'cash', posted: (BigInt(before.posted) + 9n).toString() })]) },
+      summary: {
+        totals: { USD: { debit: '9', credit: '9' } },
+        balances: expect.arrayContaining([expect.objectContaining({ account: 'cash', posted: (BigInt(before.posted) + 9n).toString() })]),
+      },
     });
+    // As the reference reads it: the touched account ids, as strings.
+    expect([...res.body.data.summary.accounts].sort()).toEqual(['cash', 'deposits']);
     const invalid = await api.transfer('cash', 'wallet', '100000', 'USD', { dry_run: true }, null as never).expect(200);
-    expect(invalid.body.data).toMatchObject({ valid: false, error: { code: 'insufficient_funds' } });
+    expect(invalid.body.data).toMatchObject({ valid: false, error: { code: 'insufficient_funds' }, summary: { accounts: [], balances: [] } });
     expect(await api.balance('cash')).toEqual(before);
     expect((await api.events('transaction.created')).length).toBe(count);
+  });
+
+  it('answers a dry run as the reference client sends and reads it: ?dry_run=true, no key, summary.accounts as ids', async () => {
+    const before = await api.balance('eur:cash');
+    const res = await api
+      .post(
+        '/transactions?dry_run=true',
+        {
+          postings: [
+            { account: 'eur:cash', amount: '250', currency: 'EUR', direction: 'debit' },
+            { account: 'eur:deposits', amount: '250', currency: 'EUR', direction: 'credit' },
+          ],
+        },
+        null,
+      )
+      .set('Accept', 'application/json')
+      .expect(200);
+    expect(res.body.data.object).toBe('dry_run');
+    expect(res.body.data.valid).toBe(true);
+    const { accounts, balances, totals } = res.body.data.summary;
+    expect(accounts.every((id: unknown) => typeof id === 'string')).toBe(true);
+    expect([...accounts].sort()).toEqual(['eur:cash', 'eur:deposits']);
+    expect(totals).toEqual({ EUR: { debit: '250', credit: '250' } });
+    expect(balances).toEqual(expect.arrayContaining([expect.objectContaining({ object: 'balance', account: 'eur:cash', posted: (BigInt(before.posted) + 250n).toString() })]));
+    expect(await api.balance('eur:cash')).toEqual(before);
   });
 
   it('expands accounts and resulting balances on create and read', async () => {

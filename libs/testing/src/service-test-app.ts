@@ -7,6 +7,8 @@ import { createTestDatabase, testRedisUrl, testSecretKey } from './test-database
 export interface ServiceTestApp<S> {
   app: INestApplication;
   settings: S;
+  /** Closes the app and starts a new one on the same database, as a process restart would; `app` is the new one after. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -33,14 +35,22 @@ export async function startServiceTestApp<S extends CommonSettings>(service: {
     ...service.env,
   });
   await runMigrations(service.dataSource(settings));
-  const app = await service.create(settings, createLogger(service.name, settings.LOG_LEVEL));
-  await app.init();
-  return {
-    app,
+  const start = async () => {
+    const app = await service.create(settings, createLogger(service.name, settings.LOG_LEVEL));
+    await app.init();
+    return app;
+  };
+  const t: ServiceTestApp<S> = {
+    app: await start(),
     settings,
+    restart: async () => {
+      await t.app.close();
+      t.app = await start();
+    },
     close: async () => {
-      await app.close();
+      await t.app.close();
       await db.drop();
     },
   };
+  return t;
 }

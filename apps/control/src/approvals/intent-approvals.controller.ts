@@ -2,7 +2,8 @@ import { Body, Get, HttpCode, Injectable, Param, ParseUUIDPipe, Post, Query } fr
 import { ApiOperation } from '@nestjs/swagger';
 import { ApiData } from '../common/openapi-responses';
 import { TraceId } from '../common/trace-id.decorator';
-import { ApiIntentData, ApiIntentQueue } from '../decisions/intent.schema';
+import { DecisionReplayService } from '../decisions/decision-replay.service';
+import { ApiIntentData, ApiIntentQueue, DecisionReplaySchema } from '../decisions/intent.schema';
 import { IntentKind } from '../decisions/intent.entity';
 import { presentIntent } from '../decisions/intent.presenter';
 import { IntentLifecycleService } from '../decisions/intent-lifecycle.service';
@@ -24,6 +25,7 @@ export abstract class IntentApprovalsController {
   constructor(
     private readonly approvals: ApprovalsService,
     private readonly lifecycle: IntentLifecycleService,
+    private readonly replays: DecisionReplayService,
   ) {}
 
   @Get()
@@ -48,6 +50,17 @@ export abstract class IntentApprovalsController {
   @ApiData(IntentImpactSchema)
   async impact(@CurrentWorkspace() { workspace }: WorkspaceAccess, @Param('id', ParseUUIDPipe) id: string) {
     return { data: await this.approvals.impact(workspace.id, this.kind, id) };
+  }
+
+  @Post(':id/replay')
+  @HttpCode(200)
+  @RequireCapability('read')
+  @ApiOperation({
+    summary: 'Recompute the decision from its stored request under the pinned policy version and the counters it read; writes only an audit event',
+  })
+  @ApiData(DecisionReplaySchema)
+  async replay(@CurrentWorkspace() { workspace, membership }: WorkspaceAccess, @Param('id', ParseUUIDPipe) id: string, @TraceId() traceId: string) {
+    return { data: await this.replays.replay(workspace.id, this.kind, id, membership.user_sub, traceId) };
   }
 
   @Post(':id/approve')

@@ -14,7 +14,7 @@ import { OpenBudgetDto } from './dto/open-budget.dto';
 
 const DEFAULT_CURRENCY = 'USD';
 
-export function remainingCents(budget: Budget): number {
+export function remainingCents(budget: Pick<Budget, 'budget_cents' | 'spent_cents' | 'reserved_cents'>): number {
   return budget.budget_cents - budget.spent_cents - budget.reserved_cents;
 }
 

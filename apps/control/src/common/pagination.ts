@@ -27,6 +27,11 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
+/** The page size a list answers for `query.limit`. */
+export function pageLimit(query: ListQueryDto): number {
+  return Math.min(Math.max(query.limit ?? DEFAULT_LIMIT, 1), MAX_LIMIT);
+}
+
 export function mapPage<T, U>(page: Page<T>, present: (row: T) => U): Page<U> {
   return { ...page, data: page.data.map(present) };
 }
@@ -45,7 +50,7 @@ export async function paginate<T extends ObjectLiteral & { id: string }>(
   direction: 'ASC' | 'DESC' = 'DESC',
 ): Promise<Page<T>> {
   const alias = qb.alias;
-  const limit = Math.min(Math.max(query.limit ?? DEFAULT_LIMIT, 1), MAX_LIMIT);
+  const limit = pageLimit(query);
   if (query.starting_after && UUID.test(query.starting_after)) {
     const cursor = `(SELECT c.created_at, c.id FROM ${table} c WHERE c.id = :pageCursor AND c.workspace_id = :pageWorkspace)`;
     qb.andWhere(`(NOT EXISTS ${cursor} OR (${alias}.created_at, ${alias}.id) ${direction === 'DESC' ? '<' : '>'} ${cursor})`, {

@@ -123,4 +123,28 @@ export class ControlSettings extends withCosignTiming(WebhookServiceSettings) {
   @IsInt()
   @Min(1)
   WORKSPACE_RATE_LIMIT_PER_MINUTE = 300;
+
+  /** A policy backtest over at most this many decisions answers 201 completed; a larger one is queued (202). */
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  POLICY_BACKTEST_INLINE_LIMIT = 1000;
+
+  /** Decisions a backtest reads per page of history. */
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  POLICY_BACKTEST_PAGE_SIZE = 5000;
+
+  /** Pause between a backtest's pages, leaving the database to live decisions (0: none). */
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  POLICY_BACKTEST_PAGE_DELAY_MS = 0;
+
+  /** A running backtest whose worker has not beaten for this long is taken over by another worker. */
+  @ToInt()
+  @IsInt()
+  @Min(1000)
+  POLICY_BACKTEST_STALE_MS = 30_000;
 }

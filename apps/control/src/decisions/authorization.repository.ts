@@ -8,6 +8,7 @@ import { parseCents } from '../common/cents.transformer';
 import { preparedQuery, StatementBatcher } from '@bursar/service-kit';
 import { activePoliciesJson } from '../policies/policies.repository';
 import type { IntentKind } from './intent.entity';
+import type { NewPolicyVersion } from '../policy-versions/policy-versions.repository';
 import { INSERT_COLUMNS, NewIntent } from './intents.repository';
 import { reserveStatement } from './reservations.repository';
 
@@ -68,7 +69,7 @@ const INTENT_COLUMN_TYPES: Record<(typeof INSERT_COLUMNS)[number], string> = {
   id: 'uuid', workspace_id: 'uuid', agent_id: 'uuid', budget_id: 'uuid', kind: 'text', action_type: 'text', resource: 'text',
   amount_cents: 'bigint', currency: 'text', state: 'text', reserved_cents: 'bigint', idempotency_key: 'text', request_digest: 'text',
   http_status: 'integer', trace_id: 'text', spend_token_id: 'uuid', failure_reason: 'text', resolved_by_sub: 'text', resolved_at: 'timestamptz',
-  ledger_transaction_id: 'text', decision: 'jsonb', decision_context: 'jsonb', metadata: 'jsonb', cosignature: 'text',
+  ledger_transaction_id: 'text', decision: 'jsonb', decision_context: 'jsonb', decision_inputs: 'jsonb', metadata: 'jsonb', cosignature: 'text',
   cosign_expires_at: 'timestamptz', cosign_consumed_at: 'timestamptz', consumed_by: 'text',
 };
 
@@ -87,6 +88,8 @@ const READ_TYPES = { ws: 'uuid', agent: 'uuid', budget: 'uuid', kind: 'text', ke
 interface IntentWrite {
   intent: NewIntent;
   audit: IntentAudit;
+  /** The policy version to store with the intent, the first time this process decides under it. */
+  version: NewPolicyVersion | null;
 }
 type RawRecorded = { created_at: Date | null; updated_at: Date | null; before: string | null };
 export type RecordedIntent = { created_at: Date; updated_at: Date; before: number | null };
@@ -203,24 +206,32 @@ export class AuthorizationRepository {
    * statement is atomic, so a refused batch (a twin's unique violation, a deadlock between twins)
    * wrote nothing and is retried write by write.
    */
-  async record(intent: NewIntent, audit: IntentAudit): Promise<RecordedIntent | null> {
-    const row = await this.writes.submit({ intent, audit });
+  async record(intent: NewIntent, audit: IntentAudit, version: NewPolicyVersion | null): Promise<RecordedIntent | null> {
+    const row = await this.writes.submit({ intent, audit, version });
     return row.created_at === null ? null : { created_at: row.created_at, updated_at: row.updated_at as Date, before: row.before === null ? null : parseCents(row.before) };
   }
 
   private writeIntents(writes: IntentWrite[]): Promise<RawRecorded[]> {
-    const rows = writes.map(({ intent, audit }) => {
+    const rows = writes.map(({ intent, audit, version }) => {
       const own = Object.entries(auditColumns(audit)).map(([column, value]) => [`a_${column}`, value]);
-      return { ...intent, ...Object.fromEntries(own), a_path: audit.headroomPath };
+      return { ...intent, ...Object.fromEntries(own), a_path: audit.headroomPath, pv_id: version?.id ?? null, pv_rules: version?.rules ?? null };
     });
     return preparedQuery<RawRecorded>(this.dataSource, WRITE_INTENTS, [JSON.stringify(rows)]);
   }
 }
 
 /** The batched write's rows: the intent's columns, then its audit row's own fields. */
-const WRITE_TYPES = { ...INTENT_COLUMN_TYPES, a_subject_type: 'text', a_action: 'text', a_snapshot: 'jsonb', a_path: 'text[]', a_actor_type: 'text', a_actor_id: 'text' };
+const WRITE_TYPES = {
+  ...INTENT_COLUMN_TYPES, a_subject_type: 'text', a_action: 'text', a_snapshot: 'jsonb', a_path: 'text[]', a_actor_type: 'text', a_actor_id: 'text',
+  pv_id: 'text', pv_rules: 'jsonb',
+};
+/** The reservation's figure goes into the decision's headroom and, for a replay, into the recorded settlement. */
 const intentValue = (c: (typeof INSERT_COLUMNS)[number]) =>
-  c === 'decision' ? `CASE WHEN r.before IS NULL THEN q.decision ELSE jsonb_set(q.decision, '{headroom,session_remaining_cents}', to_jsonb(r.before)) END` : `q.${c}`;
+  c === 'decision'
+    ? `CASE WHEN r.before IS NULL THEN q.decision ELSE jsonb_set(q.decision, '{headroom,session_remaining_cents}', to_jsonb(r.before)) END`
+    : c === 'decision_inputs'
+      ? `CASE WHEN r.before IS NULL THEN q.decision_inputs ELSE jsonb_set(q.decision_inputs, '{settlement}', jsonb_build_object('reserved_before_cents', r.before)) END`
+      : `q.${c}`;
 const WRITE_INTENTS = `
   WITH q AS (
     SELECT * FROM ${jsonRows(WRITE_TYPES)}
@@ -256,6 +267,10 @@ const WRITE_INTENTS = `
              '{created_at}', ${iso('i.created_at')}), '{updated_at}', ${iso('i.updated_at')}),
            q.a_actor_type, q.a_actor_id
       FROM intent i JOIN q ON q.id = i.id LEFT JOIN reserved r ON r.n = q.n
+  ), version AS (
+    INSERT INTO policy_versions (workspace_id, id, rules)
+    SELECT DISTINCT ON (q.workspace_id, q.pv_id) q.workspace_id, q.pv_id, q.pv_rules FROM q WHERE q.pv_id IS NOT NULL
+    ON CONFLICT DO NOTHING
   )
   SELECT i.created_at, i.updated_at, r.before::text AS before
     FROM q LEFT JOIN intent i ON i.id = q.id LEFT JOIN reserved r ON r.n = q.n

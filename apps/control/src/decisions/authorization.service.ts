@@ -7,7 +7,6 @@ import { AgentKeyErrors } from '../agents/agent-key.errors';
 import { AuditService } from '../audit/audit.service';
 import { Budget } from '../budgets/budget.entity';
 import { BudgetsRepository } from '../budgets/budgets.repository';
-import { remainingCents } from '../budgets/budgets.service';
 import { notFound } from '../common/control-errors';
 import { isUniqueViolation } from '../common/postgres-errors';
 import { CosignService } from '../cosign/cosign.service';
@@ -15,15 +14,16 @@ import { IdempotencyErrors, reusedKey } from '../idempotency/idempotency.errors'
 import { LoadedPolicies, PolicyEngine } from '../policies/policy-engine.service';
 import { SpendToken } from '../spend-tokens/spend-token.entity';
 import { SpendTokensRepository } from '../spend-tokens/spend-tokens.repository';
+import { PolicyVersionsService } from '../policy-versions/policy-versions.service';
 import { WebhookEventsService } from '../webhooks/webhook-events.service';
 import { AuthorizationRepository, DecisionInputs, IntentAudit } from './authorization.repository';
 import { canonicalDigest } from './canonical-json';
 import { Decision, EvaluatedAction, Outcome, outcomeStatus } from './decision';
-import { decide, inactiveRefusal, sessionBudgetRefusal } from './decision-engine';
+import { applySettlement, decide } from './decision-engine';
+import { DecisionCounters, recordedWindows, Settlement as Settled, tokenCounters } from './decision-inputs';
 import { Intent, IntentKind, IntentState } from './intent.entity';
 import { auditNames, presentIntent } from './intent.presenter';
 import { IntentsRepository, NewIntent } from './intents.repository';
-import { remedy } from './remedies';
 import { ReservationsRepository } from './reservations.repository';
 
 export interface AuthorizationRequest {
@@ -54,12 +54,15 @@ interface Settlement {
   reserved: number;
   /** Another payment spent the cited token first: the intent is recorded `failed`, nothing held. */
   lostToken: boolean;
+  /** Recorded with the counters, so a replay applies it too. */
+  settled: Settled | null;
 }
 
 interface Evaluation {
   action: EvaluatedAction;
   budget: Pick<Budget, 'id' | 'currency' | 'status' | 'budget_cents' | 'spent_cents' | 'reserved_cents'>;
   token: SpendToken | null;
+  counters: DecisionCounters;
   decision: Decision;
 }
 
@@ -80,6 +83,7 @@ export class AuthorizationService {
     private readonly cosign: CosignService,
     private readonly audit: AuditService,
     private readonly webhooks: WebhookEventsService,
+    private readonly versions: PolicyVersionsService,
   ) {}
 
   /**
@@ -100,7 +104,16 @@ export class AuthorizationService {
     // The trace id is generated when absent, so it cannot tell a retry from a different request.
     const digest = canonicalDigest('', { ...request, trace_id: null });
     const direct = request.spend_token_id ? null : await this.authorizeDirectly(agent, request, idempotencyKey, digest);
-    return direct ?? retryingTransaction(this.dataSource, (em) => this.authorizeInTransaction(em, agent, request, idempotencyKey, digest));
+    if (direct) return direct;
+    let stored: LoadedPolicies | null = null;
+    const result = await retryingTransaction(this.dataSource, async (em) => {
+      const { authorization, policies } = await this.authorizeInTransaction(em, agent, request, idempotencyKey, digest);
+      stored = policies;
+      return authorization;
+    });
+    // Only once committed: a rolled back version row must be written again by the next decision.
+    if (stored) this.versions.recorded(agent.workspace_id, stored);
+    return result;
   }
 
   /**
@@ -116,31 +129,42 @@ export class AuthorizationService {
     if (inputs.existingId) return null;
     const policies = this.engine.fromJson(inputs.policiesJson);
     if (policies.compiled.windows.length) return null;
-    const { action, budget, decision } = await this.evaluate(em, agent, request, inputs, policies, false);
+    const { action, budget, counters, decision } = await this.evaluate(em, agent, request, inputs, policies, false);
     if (decision.outcome === 'requires_approval') return null;
     const reserved = decision.outcome === 'allowed' ? action.cost_cents : 0;
-    const { intent, cosignature } = await this.newIntent(agent, request, idempotencyKey, digest, action, budget.id, { decision, reserved, lostToken: false });
-    const written = await this.reads.record(intent, this.auditOf(intent, decision.outcome, agent));
+    // The write records the reservation's `reserved_before_cents` in the settlement itself.
+    const { intent, cosignature } = await this.newIntent(agent, request, idempotencyKey, digest, action, budget.id, counters, { decision, reserved, lostToken: false, settled: null });
+    const written = await this.reads.record(intent, this.auditOf(intent, decision.outcome, agent), this.versions.unrecorded(agent.workspace_id, policies));
     if (!written) return null;
+    this.versions.recorded(agent.workspace_id, policies);
     if (written.before !== null) decision.headroom.session_remaining_cents = written.before;
     const recorded: Intent = { ...intent, created_at: written.created_at, updated_at: written.updated_at };
     return { intent: recorded, decision, status: recorded.http_status, cosignature, replayed: false };
   }
 
-  private async authorizeInTransaction(em: EntityManager, agent: Agent, request: AuthorizationRequest, idempotencyKey: string, digest: string): Promise<Authorization> {
+  /** The authorization, and the policies whose version it stored (null for a replay). */
+  private async authorizeInTransaction(
+    em: EntityManager,
+    agent: Agent,
+    request: AuthorizationRequest,
+    idempotencyKey: string,
+    digest: string,
+  ): Promise<{ authorization: Authorization; policies: LoadedPolicies | null }> {
     const inputs = await this.reads.inputs(em, inputsQuery(agent, request, idempotencyKey));
     if (!inputs.locked) throw IdempotencyErrors.error('idempotency_conflict');
     const existing = inputs.existingId && (await this.intents.find({ workspaceId: agent.workspace_id, kind: request.kind, agentId: agent.id }, inputs.existingId, em));
     if (existing) {
       if (existing.request_digest !== digest) throw reusedKey();
-      return this.replay(em, existing);
+      return { authorization: await this.replay(em, existing), policies: null };
     }
-    const { action, budget, token, decision: evaluated } = await this.evaluate(em, agent, request, inputs, this.engine.fromJson(inputs.policiesJson), true);
-    const settled = await this.settle(em, agent, action, budget, token, evaluated);
-    const { intent: fresh, cosignature } = await this.newIntent(agent, request, idempotencyKey, digest, action, budget.id, settled);
+    const policies = this.engine.fromJson(inputs.policiesJson);
+    const { action, budget, token, counters, decision: evaluated } = await this.evaluate(em, agent, request, inputs, policies, true);
+    const settled = await this.settle(em, agent, action, budget, token, counters, evaluated);
+    const { intent: fresh, cosignature } = await this.newIntent(agent, request, idempotencyKey, digest, action, budget.id, counters, settled);
     const intent = await this.intents.insert(em, agent.workspace_id, fresh);
+    await this.versions.insert(em, agent.workspace_id, this.versions.unrecorded(agent.workspace_id, policies));
     await this.record(em, intent, settled.lostToken ? 'failed' : settled.decision.outcome, agent);
-    return { intent, decision: settled.decision, status: intent.http_status, cosignature, replayed: false };
+    return { authorization: { intent, decision: settled.decision, status: intent.http_status, cosignature, replayed: false }, policies };
   }
 
   /** The intent row of a decision, cosigned when allowed. */
@@ -151,7 +175,8 @@ export class AuthorizationService {
     digest: string,
     action: EvaluatedAction,
     budgetId: string,
-    { decision, reserved, lostToken }: Settlement,
+    counters: DecisionCounters,
+    { decision, reserved, lostToken, settled }: Settlement,
   ): Promise<{ intent: NewIntent; cosignature: string | null }> {
     const id = randomUUID();
     decision.id = randomUUID();
@@ -179,6 +204,7 @@ export class AuthorizationService {
       ledger_transaction_id: null,
       decision: decision as unknown as Record<string, unknown>,
       decision_context: request.decision_context,
+      decision_inputs: { ...counters, settlement: settled },
       metadata: request.metadata,
       cosignature: signed?.token ?? null,
       cosign_expires_at: signed?.expires_at ?? null,
@@ -238,9 +264,10 @@ export class AuthorizationService {
     if (!budget) throw notFound('budget');
     const token = request.spend_token_id ? await this.tokens.find(agent.workspace_id, request.spend_token_id, agent.id, em) : null;
     if (request.spend_token_id && (!token || token.budget_id !== budget.id)) throw notFound('spend token');
-    const now = new Date();
-    if (forUpdate && policies.compiled.windows.length) await this.intents.lockAgentWindows(em, agent.workspace_id, agent.id);
-    const usage = await this.intents.windowUsage(em, agent.workspace_id, agent.id, policies.compiled.windows, now.getTime());
+    const now = Date.now();
+    const { windows } = policies.compiled;
+    if (forUpdate && windows.length) await this.intents.lockAgentWindows(em, agent.workspace_id, agent.id);
+    const usage = await this.intents.windowUsage(em, agent.workspace_id, agent.id, windows, now);
     const action: EvaluatedAction = {
       workspace_id: agent.workspace_id,
       agent_id: agent.id,
@@ -251,41 +278,44 @@ export class AuthorizationService {
       currency: budget.currency,
       metadata: request.metadata,
     };
-    const current = { id: agent.id, mode: inputs.agent.mode, scopes: inputs.agent.scopes };
-    return { action, budget, token, decision: decide({ action, agent: current, budget, policies, usage, token, now }) };
+    const counters: DecisionCounters = {
+      now,
+      agent: { mode: inputs.agent.mode, scopes: inputs.agent.scopes },
+      budget: { status: budget.status, budget_cents: budget.budget_cents, spent_cents: budget.spent_cents, reserved_cents: budget.reserved_cents },
+      windows: recordedWindows(windows, usage, now),
+      spend_token: token && tokenCounters(token, now),
+    };
+    return { action, budget, token, counters, decision: decide(policies, action, counters) };
   }
 
   /**
    * Takes the reservation and spends the token. Either can lose a race the evaluation could not
-   * see; the decision then turns into the denial that race means, with nothing held.
+   * see; the decision then turns into the denial that race means, with nothing held. What happened
+   * is recorded as the settlement, which `applySettlement` turns into the recorded decision.
    */
-  private async settle(em: EntityManager, agent: Agent, action: EvaluatedAction, budget: Evaluation['budget'], token: SpendToken | null, decision: Decision): Promise<Settlement> {
-    if (decision.outcome === 'denied') return { decision, reserved: 0, lostToken: false };
-    let reserved = 0;
+  private async settle(em: EntityManager, agent: Agent, action: EvaluatedAction, budget: Evaluation['budget'], token: SpendToken | null, counters: DecisionCounters, decision: Decision): Promise<Settlement> {
+    if (decision.outcome === 'denied') return { decision, reserved: 0, lostToken: false, settled: null };
+    const settle = (settled: Settled | null, reserved: number, lostToken = false): Settlement => ({
+      decision: applySettlement(decision, action, counters, settled),
+      reserved,
+      lostToken,
+      settled,
+    });
+    let before: number | undefined;
     if (action.cost_cents > 0) {
-      const before = await this.reservations.reserve(em, agent.workspace_id, agent.id, budget.id, action.cost_cents);
-      if (before === null) return { decision: await this.refusedReservation(em, agent, action, decision), reserved: 0, lostToken: false };
-      reserved = action.cost_cents;
-      decision.headroom.session_remaining_cents = before;
+      const reservedBefore = await this.reservations.reserve(em, agent.workspace_id, agent.id, budget.id, action.cost_cents);
+      if (reservedBefore === null) {
+        const current = (await this.budgets.find(agent.workspace_id, agent.id, action.budget_id, em)) as Budget;
+        const { status, budget_cents, spent_cents, reserved_cents } = current;
+        return settle({ refused_budget: { status, budget_cents, spent_cents, reserved_cents } }, 0);
+      }
+      before = reservedBefore;
     }
     if (token && !(await this.tokens.consume(em, agent.workspace_id, agent.id, token.id))) {
-      // The reference records the loser of a token race as a failed intent, its reservation released.
-      await this.reservations.release(em, agent.workspace_id, agent.id, budget.id, reserved);
-      return {
-        decision: denial(decision, 'spend_token_unusable', { spend_token_id: token.id, status: 'consumed' }, remedy('new_spend_token', 'Another payment spent this token first; mint a new one')),
-        reserved: 0,
-        lostToken: true,
-      };
+      await this.reservations.release(em, agent.workspace_id, agent.id, budget.id, before === undefined ? 0 : action.cost_cents);
+      return settle({ ...(before !== undefined && { reserved_before_cents: before }), lost_token: true }, 0, true);
     }
-    return { decision, reserved, lostToken: false };
-  }
-
-  private async refusedReservation(em: EntityManager, agent: Agent, action: EvaluatedAction, decision: Decision): Promise<Decision> {
-    const budget = (await this.budgets.find(agent.workspace_id, agent.id, action.budget_id, em)) as Budget;
-    const remaining = remainingCents(budget);
-    decision.headroom.session_remaining_cents = remaining;
-    const refusal = budget.status !== 'active' ? inactiveRefusal(budget.id, budget.status) : sessionBudgetRefusal(action, remaining);
-    return denial(decision, refusal.rule as string, refusal.detail, refusal.remedy);
+    return before === undefined ? settle(null, 0) : settle({ reserved_before_cents: before }, action.cost_cents);
   }
 
   /** The audit row of a new intent; `event` is the outcome, or `failed` for a lost token race. */
@@ -310,10 +340,6 @@ export class AuthorizationService {
 
 function inputsQuery(agent: Agent, request: AuthorizationRequest, idempotencyKey: string | null) {
   return { workspaceId: agent.workspace_id, agentId: agent.id, budgetId: request.budget_id, kind: request.kind, idempotencyKey };
-}
-
-function denial(decision: Decision, rule: string, detail: Record<string, unknown>, r: Decision['remedy']): Decision {
-  return { ...decision, outcome: 'denied', rule, detail, remedy: r };
 }
 
 function cosignSubject(intentId: string, action: Omit<EvaluatedAction, 'metadata'>, decision: Decision) {

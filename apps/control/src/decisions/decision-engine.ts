@@ -88,14 +88,16 @@ export function sessionBudgetRefusal(action: EvaluatedAction, remaining: number)
  * recorded decision is recomputed from its policy version, frame and counters.
  */
 export function decide(policies: LoadedPolicies, action: EvaluatedAction, counters: DecisionCounters): Decision {
+  return { ...decideVerdict(policies, action, counters), policy_snapshot: policies.snapshots, policy_version: policies.version, frame_hash: frameHash(action) };
+}
+
+/** A decision without its receipt fields (snapshot, version, frame hash). */
+export type DecisionVerdict = Omit<Decision, 'id' | 'policy_snapshot' | 'policy_version' | 'frame_hash'>;
+
+/** `decide` without hashing the frame: backtests compare millions of verdicts and need no receipt. */
+export function decideVerdict(policies: LoadedPolicies, action: EvaluatedAction, counters: DecisionCounters): DecisionVerdict {
   const remaining = remainingCents(counters.budget);
-  const base = { policy_snapshot: policies.snapshots, policy_version: policies.version, frame_hash: frameHash(action) };
-  const refused = (r: Refusal, headroom: Record<string, number>): Decision => ({
-    outcome: 'denied',
-    ...r,
-    headroom,
-    ...base,
-  });
+  const refused = (r: Refusal, headroom: Record<string, number>): DecisionVerdict => ({ outcome: 'denied', ...r, headroom });
   const sessionHeadroom = { session_remaining_cents: remaining };
   const tokenRefused = counters.spend_token && tokenRefusal(counters.spend_token, action);
   if (tokenRefused) return refused(tokenRefused, sessionHeadroom);
@@ -106,15 +108,15 @@ export function decide(policies: LoadedPolicies, action: EvaluatedAction, counte
     usage: counters.windows,
     now: counters.now,
   });
-  return { ...verdict, headroom: { ...verdict.headroom, ...sessionHeadroom }, ...base };
+  return { ...verdict, headroom: { ...verdict.headroom, ...sessionHeadroom } };
 }
 
-function denial(decision: Decision, r: Refusal): Decision {
+function denial<D extends DecisionVerdict>(decision: D, r: Refusal): D {
   return { ...decision, outcome: 'denied', rule: r.rule, detail: r.detail, remedy: r.remedy };
 }
 
 /** The decision as recorded once the reservation and the token spend settled (see `Settlement`). */
-export function applySettlement(decision: Decision, action: EvaluatedAction, counters: DecisionCounters, settlement: Settlement | null): Decision {
+export function applySettlement<D extends DecisionVerdict>(decision: D, action: EvaluatedAction, counters: DecisionCounters, settlement: Settlement | null): D {
   if (!settlement) return decision;
   const { refused_budget: refusedBudget, reserved_before_cents: before } = settlement;
   if (refusedBudget) {

@@ -1,5 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { centsTransformer } from '../common/cents.transformer';
+import type { RecordedInputs } from './decision-inputs';
 
 export type IntentKind = 'action' | 'payment';
 export type IntentState = 'pending' | 'held' | 'completed' | 'executed' | 'failed' | 'denied';
@@ -72,6 +73,10 @@ export class Intent {
 
   @Column('jsonb', { nullable: true })
   decision_context: Record<string, unknown> | null;
+
+  /** What the decision read besides policy and frame (null before decisions recorded it); see `RecordedInputs`. */
+  @Column('jsonb', { nullable: true })
+  decision_inputs: RecordedInputs | null;
 
   @Column('jsonb')
   metadata: Record<string, unknown>;

@@ -120,3 +120,23 @@ export const ApiIntentQueue = () =>
       },
     }),
   );
+
+/** One field a replay recomputed differently. */
+export class DecisionDifferenceSchema {
+  @ApiProperty({ enum: ['outcome', 'rule', 'detail', 'remedy', 'headroom', 'policy_version', 'frame_hash', 'policy_snapshot'] }) field: string;
+  @ApiProperty({ nullable: true, description: 'Any JSON value' }) original: unknown;
+  @ApiProperty({ nullable: true, description: 'Any JSON value' }) replayed: unknown;
+}
+
+/** A recorded decision recomputed from its stored frame, pinned policy version and recorded counters. */
+export class DecisionReplaySchema {
+  @ApiProperty({ enum: ['decision_replay'] }) object: string;
+  @ApiProperty({ format: 'uuid' }) intent_id: string;
+  @ApiProperty({ example: 'pv_...', description: 'The version the decision pinned; used even after the live policy changed' }) policy_version: string;
+  @ApiProperty({ example: 'fh_...', description: 'As recorded' }) frame_hash: string;
+  @ApiProperty({ example: 'fh_...', description: 'Recomputed from the stored request (docs/receipts.md)' }) recomputed_frame_hash: string;
+  @ApiProperty({ type: DecisionSchema }) original: DecisionSchema;
+  @ApiProperty({ type: DecisionSchema }) replayed: DecisionSchema;
+  @ApiProperty() matches: boolean;
+  @ApiProperty({ type: [DecisionDifferenceSchema] }) differences: DecisionDifferenceSchema[];
+}

@@ -12,10 +12,10 @@ export type NewIntent = Omit<Intent, 'created_at' | 'updated_at'>;
 export const INSERT_COLUMNS = [
   'id', 'workspace_id', 'agent_id', 'budget_id', 'kind', 'action_type', 'resource', 'amount_cents', 'currency', 'state',
   'reserved_cents', 'idempotency_key', 'request_digest', 'http_status', 'trace_id', 'spend_token_id', 'failure_reason',
-  'resolved_by_sub', 'resolved_at', 'ledger_transaction_id', 'decision', 'decision_context', 'metadata', 'cosignature',
+  'resolved_by_sub', 'resolved_at', 'ledger_transaction_id', 'decision', 'decision_context', 'decision_inputs', 'metadata', 'cosignature',
   'cosign_expires_at', 'cosign_consumed_at', 'consumed_by',
 ] as const satisfies readonly (keyof NewIntent)[];
-const JSON_COLUMNS: ReadonlySet<string> = new Set(['decision', 'decision_context', 'metadata']);
+const JSON_COLUMNS: ReadonlySet<string> = new Set(['decision', 'decision_context', 'decision_inputs', 'metadata']);
 
 /** The values of INSERT_COLUMNS, in order, as query parameters. */
 export function intentInsertValues(row: NewIntent): unknown[] {

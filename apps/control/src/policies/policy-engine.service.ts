@@ -11,6 +11,11 @@ export interface LoadedPolicies {
   compiled: CompiledPolicies;
 }
 
+/** Snapshots ready to evaluate, with no cache: what a replay or a backtest outside Nest uses. */
+export function loadedPolicies(snapshots: PolicySnapshot[]): LoadedPolicies {
+  return { snapshots, version: policyVersion(snapshots), compiled: compilePolicies(snapshots) };
+}
+
 /** Entries kept per cache; the oldest goes first once one is full. */
 const CACHE_SIZE = 2000;
 

@@ -5,6 +5,7 @@ import { AgentsRepository } from '../agents/agents.repository';
 import { notFound } from '../common/control-errors';
 import { Decision } from '../decisions/decision';
 import { decide } from '../decisions/decision-engine';
+import { recordedWindows } from '../decisions/decision-inputs';
 import { IntentsRepository } from '../decisions/intents.repository';
 import { PoliciesService, draftFields } from '../policies/policies.service';
 import { PolicyEngine } from '../policies/policy-engine.service';
@@ -34,26 +35,26 @@ export class PolicyPreviewsService {
     const fields = draftFields(dto.policy);
     const modules = await this.policies.resolve(em, workspaceId, fields);
     const loaded = this.engine.prepare([snapshotPolicy({ ...fields, id: 'draft' }, modules)]);
-    const now = new Date();
-    const usage = await this.intents.windowUsage(em, workspaceId, agent.id, loaded.compiled.windows, now.getTime());
+    const now = Date.now();
+    const { windows } = loaded.compiled;
+    const usage = await this.intents.windowUsage(em, workspaceId, agent.id, windows, now);
     const budgetCents = dto.session_budget_cents ?? DEFAULT_SESSION_BUDGET_CENTS;
-    return decide({
-      action: {
-        workspace_id: workspaceId,
-        agent_id: agent.id,
-        budget_id: randomUUID(),
-        action_type: dto.action_type,
-        resource: dto.resource ?? null,
-        cost_cents: dto.cost_cents ?? 0,
-        currency: 'USD',
-        metadata: dto.metadata ?? {},
-      },
-      agent,
-      budget: { status: 'active', budget_cents: budgetCents, spent_cents: 0, reserved_cents: 0 },
-      policies: loaded,
-      usage,
-      token: null,
+    const action = {
+      workspace_id: workspaceId,
+      agent_id: agent.id,
+      budget_id: randomUUID(),
+      action_type: dto.action_type,
+      resource: dto.resource ?? null,
+      cost_cents: dto.cost_cents ?? 0,
+      currency: 'USD',
+      metadata: dto.metadata ?? {},
+    };
+    return decide(loaded, action, {
       now,
+      agent: { mode: agent.mode, scopes: agent.scopes },
+      budget: { status: 'active', budget_cents: budgetCents, spent_cents: 0, reserved_cents: 0 },
+      windows: recordedWindows(windows, usage, now),
+      spend_token: null,
     });
   }
 }

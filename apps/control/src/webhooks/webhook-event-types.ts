@@ -9,5 +9,6 @@ export const CONTROL_WEBHOOK_EVENTS = [
   'approval.resolved',
   'budget.low',
   'spend_token.expired',
+  'policy_backtest.completed',
 ] as const;
 export type ControlWebhookEvent = (typeof CONTROL_WEBHOOK_EVENTS)[number];

@@ -1,5 +1,5 @@
 import { applyDecorators, Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOperation, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { RequireScope, RequireToken } from '../auth/require-scope.decorator';
 import { ApiEnveloped } from '../common/api-envelope.decorator';
@@ -16,7 +16,7 @@ import { CorrectionsService } from './corrections.service';
 import { CorrectionDto } from './dto/correction.dto';
 import { BulkTransactionsDto, CreateTransactionDto } from './dto/create-transaction.dto';
 import { CreateTransactionQuery, ExpandQuery, ListTransactionsQuery, LookupQuery } from './dto/transaction-queries';
-import { TransactionResponse } from './dto/transaction.response';
+import { DryRunResponse, TransactionResponse } from './dto/transaction.response';
 import { UpdateTransactionDto } from './dto/update-transaction.dto';
 import { parseExpand } from './expand';
 import { deleteRefused } from './transaction-errors';
@@ -59,7 +59,22 @@ export class TransactionsController {
       'Record a balanced transaction (422 unbalanced, currency_mismatch, unknown_account, insufficient_funds; 409 account_closed, ' +
       'period_closed, duplicate_external_ref, precondition_failed). dry_run answers 200 {object: dry_run, valid, summary}.',
   })
-  @CreatedOrReplayed('recorded')
+  @ApiEnveloped(TransactionResponse, { status: 201, description: 'The new recorded transaction' })
+  @ApiExtraModels(DryRunResponse)
+  @ApiResponse({
+    status: 200,
+    description: 'Replay of the transaction made earlier with this Idempotency-Key (with Idempotent-Replayed), or a dry run verdict',
+    headers: { [REPLAYED_HEADER]: { description: 'true on a replay', schema: { type: 'string', enum: ['true'] } } },
+    schema: {
+      type: 'object',
+      required: ['data', 'livemode', 'request_id'],
+      properties: {
+        data: { oneOf: [{ $ref: getSchemaPath(TransactionResponse) }, { $ref: getSchemaPath(DryRunResponse) }] },
+        livemode: { type: 'boolean' },
+        request_id: { type: 'string' },
+      },
+    },
+  })
   async create(
     @CurrentLedger() ledger: LedgerScope,
     @Body() body: CreateTransactionDto,

@@ -170,8 +170,10 @@ export class TransactionsService {
         throw new DryRunDone(await this.writer.apply(manager, scope, checked, book));
       });
     } catch (err) {
+      // The reference lists the touched account ids in `accounts`; their would-be balances go beside them.
       const summary = (accounts: LockedAccount[]) => ({
-        accounts: balancesOf(accounts),
+        accounts: accounts.map((a) => a.id),
+        balances: balancesOf(accounts),
         totals: plan ? totals(plan) : {},
       });
       if (err instanceof DryRunDone) return { object: 'dry_run' as const, valid: true, summary: summary(err.outcome.touched) };

@@ -14,6 +14,7 @@ import { Exports1763865000000 } from './1763865000000-exports';
 import { ReconciliationMatchesByRun1763870000000 } from './1763870000000-reconciliation-matches-by-run';
 import { ReconciliationWritePath1763880000000 } from './1763880000000-reconciliation-write-path';
 import { WriteBatchFunction1763890000000 } from './1763890000000-write-batch-function';
+import { WebhookEndpointHeaderBrand1763890019000 } from './1763890019000-webhook-endpoint-header-brand';
 
 /** Every ledger migration, in order. TypeORM records applied ones in `schema_migrations`. */
 export const ledgerMigrations = [
@@ -33,4 +34,5 @@ export const ledgerMigrations = [
   ReconciliationMatchesByRun1763870000000,
   ReconciliationWritePath1763880000000,
   WriteBatchFunction1763890000000,
+  WebhookEndpointHeaderBrand1763890019000,
 ];

@@ -38,3 +38,30 @@ export class TransactionResponse {
   @ApiPropertyOptional({ type: [BalanceResponse], description: 'With expand=balances: every touched account after the write' })
   balances?: BalanceResponse[];
 }
+
+export class DryRunSummaryResponse {
+  @ApiProperty({ type: [String], description: 'Ids of the accounts the transaction would touch (empty when it is refused)' })
+  accounts: string[];
+  @ApiProperty({ type: [BalanceResponse], description: 'Each touched account as it would stand after the write' })
+  balances: BalanceResponse[];
+  @ApiProperty({
+    type: 'object',
+    description: 'Debit and credit totals per currency (minor units)',
+    additionalProperties: { type: 'object', required: ['debit', 'credit'], properties: { debit: { type: 'string' }, credit: { type: 'string' } } },
+  })
+  totals: Record<string, { debit: string; credit: string }>;
+}
+
+/** Wire shape of a dry run's verdict: nothing written, no key used, no event emitted. */
+export class DryRunResponse {
+  @ApiProperty({ enum: ['dry_run'] }) object: 'dry_run';
+  @ApiProperty() valid: boolean;
+  @ApiPropertyOptional({
+    type: 'object',
+    description: 'When valid is false: the error the write would have answered',
+    properties: { code: { type: 'string' }, message: { type: 'string' } },
+    additionalProperties: true,
+  })
+  error?: { code: string; message: string };
+  @ApiProperty({ type: DryRunSummaryResponse }) summary: DryRunSummaryResponse;
+}
