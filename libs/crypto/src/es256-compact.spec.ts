@@ -30,4 +30,21 @@ describe('signEs256 / verifyEs256', () => {
     const forged = Buffer.from(JSON.stringify({ sub: 'agent_4' })).toString('base64url');
     expect(await verifyEs256(`${header}.${forged}.${signature}`, keyFor)).toBe('bad_signature');
   });
+
+  it('encodes each header once per kid and typ, and signs every payload anew', async () => {
+    const key = createPrivateKey({ key: pair.privateJwk, format: 'jwk' });
+    const decode = (token: string) => token.split('.').map((part, i) => (i < 2 ? JSON.parse(Buffer.from(part, 'base64url').toString()) : part));
+    const [h1, p1, s1] = decode(signEs256({ kid: pair.kid, typ: 'JWT' }, { n: 1 }, key));
+    const [h2, p2, s2] = decode(signEs256({ kid: pair.kid, typ: 'JWT' }, { n: 2 }, key));
+    const [h3] = decode(signEs256({ kid: 'other', typ: 'JWT' }, { n: 1 }, key));
+    const [h4] = decode(signEs256({ kid: pair.kid, typ: 'at+jwt' }, { n: 1 }, key));
+    expect([h1, h2, h3, h4]).toEqual([
+      { alg: 'ES256', kid: pair.kid, typ: 'JWT' },
+      { alg: 'ES256', kid: pair.kid, typ: 'JWT' },
+      { alg: 'ES256', kid: 'other', typ: 'JWT' },
+      { alg: 'ES256', kid: pair.kid, typ: 'at+jwt' },
+    ]);
+    expect([p1, p2]).toEqual([{ n: 1 }, { n: 2 }]);
+    expect(s1).not.toBe(s2);
+  });
 });

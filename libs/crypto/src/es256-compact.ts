@@ -9,8 +9,24 @@ import { sign, verify, type KeyObject } from 'node:crypto';
 const SIGNATURE = { dsaEncoding: 'ieee-p1363' } as const;
 const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
+/** Encoded headers by kid and typ: a signer uses one or two keys, and the header never changes. */
+const encodedHeaders = new Map<string, string>();
+const ENCODED_HEADERS = 64;
+
+function encodedHeader(header: { kid: string; typ: string }): string {
+  const cacheKey = `${header.kid}\n${header.typ}`;
+  let encoded = encodedHeaders.get(cacheKey);
+  if (encoded === undefined) {
+    if (encodedHeaders.size >= ENCODED_HEADERS) encodedHeaders.clear();
+    encoded = b64url({ alg: 'ES256', ...header });
+    encodedHeaders.set(cacheKey, encoded);
+  }
+  return encoded;
+}
+
+/** The signature is made per call (every token differs); only the header's encoding is reused. */
 export function signEs256(header: { kid: string; typ: string }, payload: object, key: KeyObject): string {
-  const input = `${b64url({ alg: 'ES256', ...header })}.${b64url(payload)}`;
+  const input = `${encodedHeader(header)}.${b64url(payload)}`;
   return `${input}.${sign('sha256', Buffer.from(input), { key, ...SIGNATURE }).toString('base64url')}`;
 }
 
