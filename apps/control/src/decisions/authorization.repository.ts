@@ -214,8 +214,19 @@ export class AuthorizationRepository {
 
   private writeIntents(writes: IntentWrite[]): Promise<RawRecorded[]> {
     const rows = writes.map(({ intent, audit, version }) => {
-      const own = Object.entries(auditColumns(audit)).map(([column, value]) => [`a_${column}`, value]);
-      return { ...intent, ...Object.fromEntries(own), a_path: audit.headroomPath, pv_id: version?.id ?? null, pv_rules: version?.rules ?? null };
+      // Named fields rather than a mapped copy of the audit columns: this runs for every authorization.
+      const a = auditColumns(audit);
+      return {
+        ...intent,
+        a_subject_type: a.subject_type,
+        a_action: a.action,
+        a_snapshot: a.snapshot,
+        a_actor_type: a.actor_type,
+        a_actor_id: a.actor_id,
+        a_path: audit.headroomPath,
+        pv_id: version?.id ?? null,
+        pv_rules: version?.rules ?? null,
+      };
     });
     return preparedQuery<RawRecorded>(this.dataSource, WRITE_INTENTS, [JSON.stringify(rows)]);
   }
