@@ -85,7 +85,7 @@ describe('agents and their keys', () => {
     const agent = await createAgent(t.app, owner, slug);
     for (const req of [http().post(base).send({ name: 'x' }), http().patch(`${base}/${agent.id}`).send({ name: 'y' })]) {
       const res = await req.set(bearer(member)).expect(403);
-      expect(res.body).toEqual({ error: { message: expect.any(String), code: 'insufficient_role' } });
+      expect(res.body).toEqual({ error: { message: expect.any(String), code: 'insufficient_role', hint: expect.any(String) } });
     }
   });
 
@@ -104,7 +104,7 @@ describe('agents and their keys', () => {
     const count = () => t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM agents`);
     const before = await count();
     const res = await http().post(base).set(bearer(owner)).send(body).expect(422);
-    expect(res.body.error).toEqual({ message: expect.stringContaining(field), code: null });
+    expect(res.body.error).toEqual({ message: expect.stringContaining(field), code: null, hint: expect.any(String) });
     expect(await count()).toEqual(before);
   });
 
@@ -133,7 +133,7 @@ describe('agents and their keys', () => {
     expect((await budgetCall().expect(401)).body.error.code).toBe('runtime_key_required');
     for (const key of ['krt_test_short', `${agent.api_key.slice(0, -1)}x`, owner, 'sk_whatever']) {
       const res = await budgetCall(key).expect(401);
-      expect(res.body).toEqual({ error: { message: expect.any(String), code: 'invalid_runtime_key' } });
+      expect(res.body).toEqual({ error: { message: expect.any(String), code: 'invalid_runtime_key', hint: expect.any(String) } });
     }
     await budgetCall(agent.api_key).expect(201);
     // Its row is now cached with the key that matched it; a key sharing its lookup still does not match.

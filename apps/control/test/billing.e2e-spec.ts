@@ -125,7 +125,7 @@ describe('billing', () => {
     for (const who of ['mia', 'adam']) {
       for (const path of ['/checkout', '/packs', '/portal', '/cancel', '/refresh']) {
         const res = await post(path, path === '/packs' ? { units: 1 } : { plan: 'build' }, who).expect(403);
-        expect(res.body.error).toEqual({ message: expect.any(String), code: 'insufficient_role' });
+        expect(res.body.error).toEqual({ message: expect.any(String), code: 'insufficient_role', hint: expect.any(String) });
       }
     }
     expect((await http().get(base).set(bearer(tokens.stranger)).expect(404)).body.error.code).toBeNull();
@@ -152,7 +152,7 @@ describe('billing', () => {
     for (const mode of ['down', 'hang'] as const) {
       fake.mode = mode;
       const res = await post('/checkout', { plan: 'growth' }).expect(503);
-      expect(res.body.error).toEqual({ message: expect.any(String), code: 'billing_unavailable' });
+      expect(res.body.error).toEqual({ message: expect.any(String), code: 'billing_unavailable', hint: expect.any(String) });
       expect(res.headers['retry-after']).toBe('30');
       expect((await post('/packs', { units: 2 }).expect(503)).body.error.code).toBe('billing_unavailable');
     }
@@ -226,7 +226,7 @@ describe('billing', () => {
       ];
       for (const res of await Promise.all(cases)) {
         expect(res.status).toBe(401);
-        expect(res.body.error).toEqual({ message: expect.any(String), code: 'invalid_signature' });
+        expect(res.body.error).toEqual({ message: expect.any(String), code: 'invalid_signature', hint: expect.any(String) });
       }
       expect((await overview()).plan).toBe('sandbox');
     });

@@ -66,7 +66,7 @@ describe('agent budgets', () => {
   it("refuses a budget above the agent's ceiling with both figures", async () => {
     const res = await open({ budget_cents: 1_000_001 }).expect(422);
     expect(res.body).toEqual({
-      error: { message: expect.any(String), code: 'budget_ceiling', ceiling_cents: 1_000_000, requested_cents: 1_000_001 },
+      error: { message: expect.any(String), code: 'budget_ceiling', hint: expect.any(String), ceiling_cents: 1_000_000, requested_cents: 1_000_001 },
     });
   });
 
@@ -88,7 +88,7 @@ describe('agent budgets', () => {
     expect((await read(parent.id)).remaining_cents).toBe(400);
 
     const refused = await open({ budget_cents: 401, parent_budget_id: parent.id }).expect(422);
-    expect(refused.body).toEqual({ error: { message: expect.any(String), code: 'parent_budget_exhausted', ceiling_cents: 400 } });
+    expect(refused.body).toEqual({ error: { message: expect.any(String), code: 'parent_budget_exhausted', ceiling_cents: 400, hint: expect.any(String) } });
 
     const rest = (await open({ budget_cents: 400, parent_budget_id: parent.id }).expect(201)).body.data as BudgetBody;
     expect(await read(parent.id)).toMatchObject({ remaining_cents: 0, status: 'exhausted' });

@@ -103,7 +103,7 @@ describe('decision replay and policy versions', () => {
     await replay('action_intents', 'not-a-uuid').expect(400);
     await http().get(ws(`/policy_versions/${decision.policy_version}`, other)).set(bearer(otherOwner)).expect(404);
     const missing = await http().get(ws(`/policy_versions/pv_${'0'.repeat(64)}`)).set(bearer(s.owner)).expect(404);
-    expect(missing.body.error).toEqual({ message: 'No such policy version', code: null });
+    expect(missing.body.error).toEqual({ message: 'No such policy version', code: null, hint: expect.any(String) });
     await http().get(ws('/policy_versions/pv_none')).set(bearer(s.owner)).expect(404);
     await http().get(ws(`/policy_versions/${decision.policy_version}`)).expect(401);
   });

@@ -30,7 +30,7 @@ describe('identity tokens on workspace routes', () => {
     const cases: Record<string, string>[] = [{}, { Authorization: 'Bearer' }, { Authorization: 'Basic YWxpY2U6eA==' }];
     for (const headers of cases) {
       const res = await listWorkspaces(headers).expect(401);
-      expect(res.body).toEqual({ error: { message: expect.any(String), code: 'identity_token_required' } });
+      expect(res.body).toEqual({ error: { message: expect.any(String), code: 'identity_token_required', hint: expect.any(String) } });
     }
   });
 
@@ -55,7 +55,7 @@ describe('identity tokens on workspace routes', () => {
     ['an agent key', async () => 'krt_test_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'],
   ])('refuses a token %s', async (_case, token) => {
     const res = await listWorkspaces(bearer(await token())).expect(401);
-    expect(res.body).toEqual({ error: { message: expect.any(String), code: 'invalid_identity_token' } });
+    expect(res.body).toEqual({ error: { message: expect.any(String), code: 'invalid_identity_token', hint: expect.any(String) } });
   });
 
   it('uses IDENTITY_JWKS_URL instead of discovery when set, and reports a provider it cannot reach as 503', async () => {

@@ -66,7 +66,7 @@ describe('memberships', () => {
   it('gives 403 insufficient_role to members and admins without manage_members', async () => {
     for (const who of ['mia', 'adam']) {
       const res = await add({ user_sub: 'someone' }, who).expect(403);
-      expect(res.body.error).toEqual({ message: expect.any(String), code: 'insufficient_role' });
+      expect(res.body.error).toEqual({ message: expect.any(String), code: 'insufficient_role', hint: expect.any(String) });
     }
     const adam = await byName('adam');
     await http().patch(`${base}/${adam.id}`).set(bearer(tokens.mia)).send({ role: 'member' }).expect(403);

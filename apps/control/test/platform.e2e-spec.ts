@@ -31,7 +31,7 @@ describe('control platform endpoints', () => {
 
   it('renders an unknown route in the control envelope, with no request id or livemode in the body', async () => {
     const res = await request(t.app.getHttpServer()).post('/control/v1/nope').expect(404);
-    expect(res.body).toEqual({ error: { message: expect.any(String), code: null } });
+    expect(res.body).toEqual({ error: { message: expect.any(String), code: null, hint: expect.any(String) } });
     expect(res.headers['x-request-id']).toMatch(/^req_/);
   });
 
@@ -41,6 +41,6 @@ describe('control platform endpoints', () => {
       .set('Content-Type', 'application/json')
       .send('{"x":')
       .expect(400);
-    expect(res.body).toEqual({ error: { message: expect.any(String), code: null } });
+    expect(res.body).toEqual({ error: { message: expect.any(String), code: null, hint: expect.any(String) } });
   });
 });

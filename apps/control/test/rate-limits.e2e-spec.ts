@@ -41,7 +41,7 @@ describe('rate limits', () => {
     const [ok] = results.filter((r) => r.status === 201);
     expect(ok.headers['x-ratelimit-limit']).toBe(String(AGENT_LIMIT));
     const [refused] = results.filter((r) => r.status === 429);
-    expect(refused.body).toEqual({ error: { message: expect.any(String), code: 'rate_limited' } });
+    expect(refused.body).toEqual({ error: { message: expect.any(String), code: 'rate_limited', hint: expect.any(String) } });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
     expect(refused.headers['x-ratelimit-remaining']).toBe('0');

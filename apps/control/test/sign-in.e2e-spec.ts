@@ -76,6 +76,7 @@ describe('sign-in routes and the account', () => {
     expect(res.body.error).toEqual({
       message: expect.any(String),
       code: 'mfa_required',
+      hint: expect.any(String),
       pending_authentication_token: 'pat_mfa',
       authentication_challenge_id: 'auth_challenge_1',
     });
@@ -89,7 +90,7 @@ describe('sign-in routes and the account', () => {
 
   it('asks for email verification with 401 email_verification_required, then completes at verify_email', async () => {
     const res = await http().post('/v1/auth/signin').send({ email: 'new@example.com', password: 'x' }).expect(401);
-    expect(res.body.error).toEqual({ message: expect.any(String), code: 'email_verification_required', pending_authentication_token: 'pat_email' });
+    expect(res.body.error).toEqual({ message: expect.any(String), code: 'email_verification_required', hint: expect.any(String), pending_authentication_token: 'pat_email' });
     await http().post('/v1/auth/verify_email').send({ pending_authentication_token: 'pat_email', code: '123456' }).expect(200);
   });
 

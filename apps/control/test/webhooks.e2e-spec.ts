@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import {
-  pollUntil, startWebhookReceiver, startWorkerProcess, testRedisUrl, webhookTestEnv, WebhookReceiver, WorkerProcess,
+  pollUntil, referenceWebhookVerdict, startWebhookReceiver, startWorkerProcess, testRedisUrl, webhookTestEnv, WebhookReceiver, WorkerProcess,
 } from '@bursar/testing';
 import { WebhookEventsService } from '../src/webhooks/webhook-events.service';
 import { bearer, createWorkspace, seatMember } from './control-fixtures';
@@ -66,6 +66,7 @@ describe('control webhooks', () => {
       description: null,
       status: 'active',
       enabled_events: ['budget.low', 'approval.resolved'],
+      header_brand: null,
       last_delivered_at: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
@@ -104,6 +105,26 @@ describe('control webhooks', () => {
     expect(JSON.parse(approvalBody)).toEqual({
       id: approval.id, type: 'approval.resolved', created_at: approval.createdAt.toISOString(), data: { id: 'intent-1', resolution: 'approved' },
     });
+  });
+
+  it("signs under an endpoint's header_brand so a receiver written for the reference keeps its header names", async () => {
+    const kordio = await create({ enabled_events: ['budget.low'], header_brand: 'Kordio' });
+    const plain = await create({ enabled_events: ['budget.low'] });
+    expect(kordio.header_brand).toBe('Kordio');
+    expect((await http().get(path(`/${kordio.id}`)).set(bearer(member)).expect(200)).body.data.header_brand).toBe('Kordio');
+    const event = await emit('budget.low', { id: 'budget-brand' });
+    const received = await receiver.waitFor(2);
+    const branded = received.find((r) => r.headers['kordio-signature'] !== undefined);
+    const bursar = received.find((r) => r.headers['bursar-signature'] !== undefined);
+    if (!branded || !bursar) throw new Error('expected one delivery under each brand');
+    expect(referenceWebhookVerdict(branded.headers, 'Kordio-Signature', branded.body, kordio.secret)).toBe('ok');
+    expect(branded.headers).toMatchObject({ 'kordio-event-id': event.id, 'kordio-delivery-id': expect.any(String) });
+    expect(branded.headers['bursar-signature']).toBeUndefined();
+    expect(referenceWebhookVerdict(bursar.headers, 'Bursar-Signature', bursar.body, plain.secret)).toBe('ok');
+    expect(referenceWebhookVerdict(bursar.headers, 'Kordio-Signature', bursar.body, plain.secret)).toBe('missing_header');
+    for (const bad of ['Kor-dio', '1x', '', 42]) {
+      await http().post(path()).set(bearer(owner)).send({ url: receiver.url, header_brand: bad }).expect(422);
+    }
   });
 
   it('lists endpoints a page at a time, newest first, restarting on an unknown cursor', async () => {

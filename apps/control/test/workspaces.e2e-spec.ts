@@ -61,7 +61,7 @@ describe('workspaces', () => {
   ])('answers bad input %j (%s) with %i, a null code, and no workspace', async (body, field, status) => {
     const before = await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM workspaces`);
     const res = await http().post('/control/v1/workspaces').set(bearer(alice)).send(body).expect(status);
-    expect(res.body.error).toEqual({ message: expect.stringContaining(field), code: null });
+    expect(res.body.error).toEqual({ message: expect.stringContaining(field), code: null, hint: expect.any(String) });
     expect(await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM workspaces`)).toEqual(before);
   });
 
@@ -79,7 +79,7 @@ describe('workspaces', () => {
   it('answers 404 alike for a workspace the caller is not in and one that does not exist', async () => {
     for (const slug of ['acme-robotics', 'no-such-workspace']) {
       const res = await http().get(`/control/v1/workspaces/${slug}`).set(bearer(bob)).expect(404);
-      expect(res.body).toEqual({ error: { message: 'No such workspace', code: null } });
+      expect(res.body).toEqual({ error: { message: 'No such workspace', code: null, hint: expect.any(String) } });
     }
   });
 

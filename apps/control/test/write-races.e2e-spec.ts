@@ -122,6 +122,6 @@ describe('control writes under races', () => {
     });
     expect(answer.status).toBe(503);
     expect(answer.headers.get('retry-after')).toBe('1');
-    expect(await answer.json()).toEqual({ error: { message: expect.any(String), code: 'service_unavailable' } });
+    expect(await answer.json()).toEqual({ error: { message: expect.any(String), code: 'service_unavailable', hint: expect.any(String) } });
   }, 30_000);
 });

@@ -66,11 +66,11 @@ export function finishLedgerApi(document: OpenAPIObject): OpenAPIObject {
       properties: {
         error: {
           type: 'object',
-          required: ['code', 'message'],
+          required: ['code', 'message', 'hint', 'docs_url', 'request_id'],
           properties: {
             code: { type: 'string', description: 'Stable; never parse message' },
             message: { type: 'string' },
-            hint: { type: 'string' },
+            hint: { type: 'string', description: 'What to change before trying again: the field and what it expects, the header to send' },
             param: { type: 'string', description: 'Offending field or header' },
             details: { type: 'object', additionalProperties: true },
             docs_url: { type: 'string', format: 'uri' },

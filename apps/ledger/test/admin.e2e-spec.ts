@@ -1,5 +1,8 @@
 import { DataSource } from 'typeorm';
-import { LedgerFixtures } from './ledger-fixtures';
+import request from 'supertest';
+import { runLedgerAdmin } from '../src/admin/ledger-admin';
+import { CLIENT_SCOPES } from '../src/oauth-clients/oauth-scopes';
+import { accessToken, LedgerFixtures } from './ledger-fixtures';
 import { LedgerTestApp, startLedgerTestApp } from './ledger-test-app';
 
 describe('ledger:admin operator commands', () => {
@@ -41,6 +44,25 @@ describe('ledger:admin operator commands', () => {
       .query('SELECT secret_digest FROM oauth_clients WHERE id = $1', [client.id]);
     expect(row.secret_digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(JSON.stringify(row)).not.toContain(String(client.client_secret));
+  });
+
+  it('creates a test ledger and a client holding every scope in one command (create-test-client)', async () => {
+    const made = await runLedgerAdmin(['create-test-client', '--name', 'SDK examples'], t.app.get(DataSource), { publicUrl: 'http://localhost:3004' });
+    expect(made).toMatchObject({
+      ledger_id: expect.any(String),
+      mode: 'test',
+      client_id: expect.stringMatching(/^client_/),
+      client_secret: expect.stringMatching(/^sk_test_/),
+      scopes: [...CLIENT_SCOPES],
+      base_url: 'http://localhost:3004',
+      token_url: 'http://localhost:3004/oauth/token',
+    });
+    const client = { organizationId: String(made.organization_id), ledgerId: String(made.ledger_id), clientId: String(made.client_id), clientSecret: String(made.client_secret) };
+    const token = await accessToken(t, client);
+    const ledgers = await request(t.app.getHttpServer()).get('/ledger/v1/ledgers').auth(token, { type: 'bearer' }).expect(200);
+    expect(ledgers.body.data).toEqual([expect.objectContaining({ id: made.ledger_id, mode: 'test' })]);
+    const organization = await request(t.app.getHttpServer()).get('/ledger/v1/organizations/me').auth(token, { type: 'bearer' }).expect(200);
+    expect(organization.body.data).toMatchObject({ id: made.organization_id, name: 'SDK examples' });
   });
 
   it('refuses a client on a ledger of the other mode or another organization', async () => {

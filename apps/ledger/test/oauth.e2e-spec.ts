@@ -42,18 +42,36 @@ describe('OAuth token endpoint and metadata', () => {
     }
   });
 
-  it('publishes RFC 8414 metadata', async () => {
+  it('publishes RFC 8414 metadata naming only what is served', async () => {
     const res = await request(t.app.getHttpServer()).get('/.well-known/oauth-authorization-server').expect(200);
+    // No authorization endpoint (so no response types) and no JWT client authentication (so no client-auth signing algorithms; the token's own algorithm is an extension member).
     expect(res.body).toEqual({
       issuer,
       token_endpoint: `${issuer}/oauth/token`,
       grant_types_supported: ['client_credentials'],
-      response_types_supported: ['token'],
+      response_types_supported: [],
       scopes_supported: expect.arrayContaining(['ledger:read', 'ledger:write', 'ledger:period_close', 'ledger:clients:read', 'ledger:clients:write']),
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
-      token_endpoint_auth_signing_alg_values_supported: ['HS256'],
+      access_token_signing_alg_values_supported: ['HS256'],
       service_documentation: `${issuer}/ledger/v1/openapi.json`,
     });
+  });
+
+  it('serves each advertised auth method and grantable scope (ledger:admin is listed as the reference does, granted to none), via oauth4webapi discovery', async () => {
+    const options = { [oauth.allowInsecureRequests]: true };
+    const as = await oauth.processDiscoveryResponse(new URL(issuer), await oauth.discoveryRequest(new URL(issuer), { ...options, algorithm: 'oauth2' }));
+    expect(as).not.toHaveProperty('authorization_endpoint');
+    expect(as).not.toHaveProperty('token_endpoint_auth_signing_alg_values_supported');
+    const auths = { client_secret_basic: oauth.ClientSecretBasic, client_secret_post: oauth.ClientSecretPost } as const;
+    const everyScope = await fx.client({ scopes: ['ledger:read', 'ledger:write', 'ledger:period_close', 'ledger:clients:read', 'ledger:clients:write'] });
+    for (const method of as.token_endpoint_auth_methods_supported ?? []) {
+      const auth = auths[method as keyof typeof auths];
+      expect(auth).toBeDefined();
+      for (const scope of (as.scopes_supported ?? []).filter((s) => s !== 'ledger:admin')) {
+        const response = await oauth.clientCredentialsGrantRequest(as, { client_id: everyScope.clientId }, auth(everyScope.clientSecret), { scope }, options);
+        expect(await oauth.processClientCredentialsResponse(as, { client_id: everyScope.clientId }, response)).toMatchObject({ scope });
+      }
+    }
   });
 
   it('issues an HS256 token with the reference claims, all scopes by default, and no-store', async () => {
@@ -113,7 +131,7 @@ describe('OAuth token endpoint and metadata', () => {
     const authorization = header();
     if (authorization) req.set('Authorization', authorization);
     const res = await req.send({ grant_type: 'client_credentials' }).expect(401);
-    expect(res.body).toEqual({ error: 'invalid_client', error_description: expect.any(String) });
+    expect(res.body).toEqual({ error: 'invalid_client', error_description: expect.any(String), hint: expect.any(String) });
     expect(res.headers['www-authenticate']).toMatch(/^Basic /);
     expect(res.headers['cache-control']).toBe('no-store');
   });
@@ -154,7 +172,7 @@ describe('OAuth token endpoint and metadata', () => {
     ['an oversized form', 'form', `grant_type=client_credentials&pad=${'x'.repeat(2_000_000)}`],
   ])('answers %s with an RFC 6749 invalid_request body, not the ledger envelope', async (_, type, body) => {
     const res = await request(t.app.getHttpServer()).post('/oauth/token').type(type).send(body).expect(422);
-    expect(res.body).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
+    expect(res.body).toEqual({ error: 'invalid_request', error_description: expect.any(String), hint: expect.any(String) });
     expect(res.headers['cache-control']).toBe('no-store');
   });
 });

@@ -43,6 +43,7 @@ describe('ledger platform endpoints', () => {
       error: {
         code: 'not_found',
         message: expect.any(String),
+        hint: expect.stringMatching(/OpenAPI/),
         docs_url: 'https://docs.bursar.dev/ledger/errors#not_found',
         request_id: requestId,
       },

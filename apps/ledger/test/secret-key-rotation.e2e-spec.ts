@@ -3,7 +3,8 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { RootKeys, SecretBox, sealedKeyId } from '@bursar/crypto';
 import { testSecretKey } from '@bursar/testing';
-import { runLedgerAdmin } from '../src/admin/ledger-admin';
+import { operatorHelp } from '@bursar/service-kit';
+import { LEDGER_ADMIN, LEDGER_ADMIN_COMMANDS, runLedgerAdmin } from '../src/admin/ledger-admin';
 import { LEDGER_SEALED_COLUMNS } from '../src/admin/ledger-sealed-columns';
 import { accessToken, LedgerFixtures } from './ledger-fixtures';
 import { LedgerTestApp, startLedgerTestApp } from './ledger-test-app';
@@ -99,7 +100,7 @@ describe('rotate-secret-key under write load', () => {
       }
     };
     const load = Promise.all([0, 1, 2, 3, 4, 5].map(worker));
-    const report = await runLedgerAdmin(['rotate-secret-key', '--batch-size', '5'], ds, after.settings.rootKeys);
+    const report = await runLedgerAdmin(['rotate-secret-key', '--batch-size', '5'], ds, { keys: after.settings.rootKeys });
     stop = true;
     await load;
 
@@ -123,13 +124,13 @@ describe('rotate-secret-key under write load', () => {
     }
     for (const source of oldSources) expect((await svc.get(`/sources/${source.id}`).expect(200)).body.data.inbound_url).toBe(source.url);
     // A second run finds nothing left to do.
-    expect(await runLedgerAdmin(['rotate-secret-key'], ds, after.settings.rootKeys)).toMatchObject({ resealed: 0, unreadable: 0 });
+    expect(await runLedgerAdmin(['rotate-secret-key'], ds, { keys: after.settings.rootKeys })).toMatchObject({ resealed: 0, unreadable: 0 });
   });
 
   it('answers --help and refuses to rotate without keys', async () => {
     const ds = before.app.get(DataSource);
-    expect((await runLedgerAdmin(['--help'], ds)).usage).toEqual(expect.arrayContaining([expect.stringContaining('rotate-secret-key')]));
+    expect(operatorHelp(LEDGER_ADMIN, LEDGER_ADMIN_COMMANDS, ['--help'])?.usage).toEqual(expect.arrayContaining([expect.stringContaining('rotate-secret-key')]));
     await expect(runLedgerAdmin(['rotate-secret-key'], ds)).rejects.toThrow(/LEDGER_SECRET_KEY/);
-    await expect(runLedgerAdmin(['rotate-secret-key', '--batch-size', '0'], ds, before.settings.rootKeys)).rejects.toThrow(/--batch-size/);
+    await expect(runLedgerAdmin(['rotate-secret-key', '--batch-size', '0'], ds, { keys: before.settings.rootKeys })).rejects.toThrow(/--batch-size/);
   });
 });

@@ -77,6 +77,25 @@ describe('Sources (reference s.12)', () => {
     await expect(sources.findOrCreateImplicit(scope, '  ')).rejects.toMatchObject({ code: 'invalid_request', extras: { param: 'source' } });
   });
 
+  it("walks the reference client's reconciliation check: a custody source, ingest, the source's rows, ignore, matches", async () => {
+    const stamp = String(Date.now());
+    const source = (await api.post('/sources', { name: `sdk-validation-${stamp}`, kind: 'custody' }).expect(201)).body.data;
+    expect(source).toMatchObject({ object: 'source', name: `sdk-validation-${stamp}`, kind: 'custody' });
+    const ingest = await api
+      .post(`/sources/${source.id}/external_transactions`, {
+        items: [{ external_id: `0xsdk${stamp}`, amount: '12345', currency: 'USDC', occurred_at: new Date().toISOString() }],
+      })
+      .expect(201);
+    expect(ingest.body.data).toMatchObject({ object: 'ingest_result', source_id: source.id, created_count: 1 });
+    const page = await api.get(`/external_transactions?source_id=${source.id}&limit=5`).expect(200);
+    expect(page.body).toMatchObject({ object: 'list', has_more: false, data: [expect.objectContaining({ external_id: `0xsdk${stamp}` })] });
+    const row = page.body.data[0];
+    const ignored = await api.post(`/external_transactions/${row.id}/ignore`, { reason: 'validation run' }).expect(200);
+    expect(ignored.body.data.status).toBe('ignored');
+    const matches = await api.get(`/external_transactions/${row.id}/matches`).expect(200);
+    expect(matches.body).toMatchObject({ object: 'list', data: expect.any(Array) });
+  });
+
   it('validates the settings with 422 invalid_request', async () => {
     for (const body of [
       {},
@@ -85,7 +104,8 @@ describe('Sources (reference s.12)', () => {
       { name: 'ok', default_strategy: 'fuzzy' },
       { name: 'ok', default_window_seconds: -1 },
       { name: 'ok', default_tolerance_minor_units: '-5' },
-      { name: 'ok', kind: 'plaid' },
+      { name: 'ok', kind: 'Not A Kind' },
+      { name: 'ok', kind: 7 },
       { name: 'ok', unknown_field: 1 },
     ]) {
       const res = await api.post('/sources', body);

@@ -91,6 +91,7 @@ describe('Ledger webhooks', () => {
       mode: 'test',
       active: true,
       enabled_events: ['transaction.*'],
+      header_brand: null,
       last_delivered_at: null,
       created_at: expect.any(String),
       signing_secret: expect.stringMatching(/^whsec_test_[A-Za-z0-9_-]{40,}$/),

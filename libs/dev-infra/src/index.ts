@@ -4,3 +4,4 @@ export * from './free-port';
 export * from './process-supervisor';
 export * from './static-server';
 export * from './build-if-stale';
+export * from './gateway';

@@ -1,9 +1,25 @@
 import { ApiError, ApiErrorExtras } from './api-error';
 
+/** What a hint may be written from: the raise's message and the field it names. */
+export interface HintContext {
+  message: string;
+  param?: string;
+}
+
 export interface ErrorCodeSpec {
   status: number;
   /** Default human message; a raise may replace it with a more specific one. */
   message: string;
+  /**
+   * What the caller should do about it; a raise may replace it with a more specific one. A broad
+   * code (a malformed request, say) writes it from the raise, so it still names the field.
+   */
+  hint: string | ((raise: HintContext) => string);
+}
+
+/** The hint a code gives for one raise. */
+export function hintOf(spec: ErrorCodeSpec, raise: HintContext): string {
+  return typeof spec.hint === 'function' ? spec.hint(raise) : spec.hint;
 }
 
 /**
@@ -14,9 +30,9 @@ export class ErrorCatalog<Code extends string> {
   constructor(readonly specs: Readonly<Record<Code, ErrorCodeSpec>>) {}
 
   error(code: Code, extras: ApiErrorExtras & { message?: string } = {}): ApiError {
-    const { message, ...rest } = extras;
+    const { message = this.specs[code].message, ...rest } = extras;
     const spec = this.specs[code];
-    return new ApiError(spec.status, code, message ?? spec.message, rest);
+    return new ApiError(spec.status, code, message, { ...rest, hint: rest.hint ?? hintOf(spec, { message, param: rest.param }) });
   }
 
   codes(): Code[] {

@@ -2,11 +2,12 @@ import { BadRequestException, NotFoundException, UnauthorizedException } from '@
 import { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 import { ApiError } from './api-error';
 import { ErrorCatalog, mergeCatalogs } from './error-catalog';
+import { statusHint } from './error-hints';
 import { isUnavailableError, normalizeError, ValidationFailed } from './normalize-error';
 
 const catalog = new ErrorCatalog({
-  budget_ceiling: { status: 422, message: 'Budget exceeds the ceiling' },
-  rate_limited: { status: 429, message: 'Slow down' },
+  budget_ceiling: { status: 422, message: 'Budget exceeds the ceiling', hint: 'Ask for less' },
+  rate_limited: { status: 429, message: 'Slow down', hint: 'Wait' },
 });
 
 describe('ErrorCatalog', () => {
@@ -15,6 +16,8 @@ describe('ErrorCatalog', () => {
     expect(e).toBeInstanceOf(ApiError);
     expect([e.status, e.code, e.message]).toEqual([422, 'budget_ceiling', 'Budget exceeds the ceiling']);
     expect(e.extras.fields).toEqual({ ceiling_cents: 100, requested_cents: 200 });
+    expect(e.extras.hint).toBe('Ask for less');
+    expect(catalog.error('budget_ceiling', { hint: 'Ask for 100 or less' }).extras.hint).toBe('Ask for 100 or less');
   });
 
   it('lets a raise replace the message and carry headers', () => {
@@ -24,9 +27,9 @@ describe('ErrorCatalog', () => {
   });
 
   it('refuses merging a code declared with two statuses', () => {
-    const other = new ErrorCatalog({ rate_limited: { status: 503, message: 'x' } });
+    const other = new ErrorCatalog({ rate_limited: { status: 503, message: 'x', hint: 'h' } });
     expect(() => mergeCatalogs(catalog, other)).toThrow(/rate_limited/);
-    expect(mergeCatalogs(catalog, new ErrorCatalog({ extra: { status: 409, message: 'y' } })).codes()).toEqual([
+    expect(mergeCatalogs(catalog, new ErrorCatalog({ extra: { status: 409, message: 'y', hint: 'h' } })).codes()).toEqual([
       'budget_ceiling',
       'rate_limited',
       'extra',
@@ -45,6 +48,25 @@ describe('normalizeError', () => {
     expect(n).toMatchObject({ status: 400, code: null, kind: 'validation', param: 'postings.0.amount' });
     expect(n.details).toEqual({ fields: { 'postings.0.amount': ['must be a digit string'], name: ['required'] } });
     expect(n.message).toBe('postings.0.amount: must be a digit string');
+  });
+
+  it('hints at every failing field, telling absent ones from wrong ones', () => {
+    const failure = Object.assign(
+      new ValidationFailed({ 'postings.0.amount': ['must be a digit string'], name: ['is required'] }, ['name']),
+      { source: 'body' },
+    );
+    expect(normalizeError(failure).hint).toBe(
+      'Fix the body field `postings.0.amount` (must be a digit string), add the required body field `name`, then send the request again',
+    );
+    const many = new ValidationFailed(Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f'].map((k) => [k, ['bad']])));
+    expect(normalizeError(many).hint).toMatch(/`d` \(bad\), and 2 more listed in details.fields/);
+  });
+
+  it('gives every codeless kind a hint', () => {
+    const parseError = Object.assign(new SyntaxError('x'), { status: 400, type: 'entity.parse.failed' });
+    const kinds = [parseError, new NotFoundException('Cannot GET /nope'), new Error('boom'), new Error('Connection terminated')];
+    for (const e of kinds) expect(normalizeError(e).hint).toMatch(/\w{3,}/);
+    expect(statusHint(418)).toMatch(/OpenAPI/);
   });
 
   it('tells a wrong body value apart from absent fields and bad query parameters', () => {

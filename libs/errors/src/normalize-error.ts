@@ -1,5 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { ApiError, ApiErrorExtras } from './api-error';
+import { INTERNAL_HINT, malformedBodyHint, ROUTE_NOT_FOUND_HINT, UNAVAILABLE_HINT, UNUSABLE_INPUT_HINT, validationHint } from './error-hints';
 
 /** The common shape every exception is reduced to before a service renders its envelope. */
 export interface NormalizedError extends ApiErrorExtras {
@@ -15,6 +16,8 @@ export interface NormalizedError extends ApiErrorExtras {
    * bad query or path parameter (some APIs answer 422 for the first, 400 for the others).
    */
   badBodyValue?: boolean;
+  /** Validation only: which part of the request failed (`body`, `query`, `param`). */
+  source?: string;
 }
 
 interface ValidationResponse {
@@ -95,9 +98,13 @@ export function normalizeError(exception: unknown): NormalizedError {
       badBodyValue: exception.source === 'body' && Object.keys(exception.fields).some((path) => !exception.missing.includes(path)),
       param: Object.keys(exception.fields)[0],
       details: { fields: exception.fields },
+      hint: validationHint(exception.fields, exception.missing, exception.source),
+      ...(exception.source !== undefined && { source: exception.source }),
     };
   }
-  if (exception instanceof UnusableInput) return { status: 400, code: null, message: exception.message, kind: 'malformed_body' };
+  if (exception instanceof UnusableInput) {
+    return { status: 400, code: null, message: exception.message, kind: 'malformed_body', hint: UNUSABLE_INPUT_HINT };
+  }
   const parser = bodyParserError(exception);
   if (parser) {
     const message =
@@ -106,7 +113,7 @@ export function normalizeError(exception: unknown): NormalizedError {
         : parser.type === 'encoding.failed'
           ? 'Request body does not match its Content-Encoding'
           : 'Request body is not valid JSON';
-    return { status: parser.status, code: null, message, kind: 'malformed_body' };
+    return { status: parser.status, code: null, message, kind: 'malformed_body', hint: malformedBodyHint(parser.type) };
   }
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
@@ -115,7 +122,8 @@ export function normalizeError(exception: unknown): NormalizedError {
     const message = Array.isArray(raw) ? raw.join('; ') : (raw ?? exception.message);
     // Nest raises NotFoundException("Cannot GET /x") when no route matches.
     const kind = status === 404 && /^Cannot [A-Z]+ /.test(message) ? 'route_not_found' : 'http';
-    return { status, code: null, message: kind === 'route_not_found' ? 'No such route' : message, kind };
+    if (kind === 'route_not_found') return { status, code: null, message: 'No such route', kind, hint: ROUTE_NOT_FOUND_HINT };
+    return { status, code: null, message, kind };
   }
   if (isUnavailableError(exception)) {
     return {
@@ -124,10 +132,11 @@ export function normalizeError(exception: unknown): NormalizedError {
       message: 'The service is briefly unavailable; retry shortly',
       kind: 'unavailable',
       headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+      hint: UNAVAILABLE_HINT,
       cause: exception,
     };
   }
-  return { status: 500, code: null, message: 'Internal server error', kind: 'internal', cause: exception };
+  return { status: 500, code: null, message: 'Internal server error', kind: 'internal', hint: INTERNAL_HINT, cause: exception };
 }
 
 /** Raised by the validation pipe; `fields` maps each offending property path to its messages. */

@@ -9,6 +9,7 @@ export * from './webhook-results';
 export * from './outbox-poller';
 export * from './delivery-job';
 export * from './webhook-settings';
+export * from './header-brand-field';
 export * from './outbox/webhook-outbox.tables';
 export * from './outbox/webhook-outbox.repository';
 export * from './outbox/endpoint-secret';

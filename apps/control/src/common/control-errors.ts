@@ -7,7 +7,9 @@ import { ApiError } from '@bursar/errors';
 
 /** 404 for a record that does not exist or lies outside the caller's reach (the two look alike). */
 export function notFound(what: string): ApiError {
-  return new ApiError(404, null, `No such ${what}`);
+  return new ApiError(404, null, `No such ${what}`, {
+    hint: `Check the ${what}'s id or name, and that it belongs to this workspace or agent (others' records answer 404 too)`,
+  });
 }
 
 /** 422 for a well-formed request the current state refuses. */

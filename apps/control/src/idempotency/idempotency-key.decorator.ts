@@ -10,7 +10,9 @@ export const IdempotencyKey = createParamDecorator((_: unknown, context: Executi
   const value = context.switchToHttp().getRequest<Request>().header('idempotency-key')?.trim();
   if (!value) throw IdempotencyErrors.error('idempotency_key_required');
   if (value.length > MAX_LENGTH) {
-    throw new ApiError(400, null, `Idempotency-Key is at most ${MAX_LENGTH} characters`);
+    throw new ApiError(400, null, `Idempotency-Key is at most ${MAX_LENGTH} characters`, {
+      hint: 'Use a shorter key, unique per action: a UUID fits',
+    });
   }
   return value;
 });

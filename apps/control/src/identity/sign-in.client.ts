@@ -65,5 +65,7 @@ function refusal(body: Upstream): ApiError {
   if (body.code === 'email_verification_required' && pending) {
     return IdentityErrors.error('email_verification_required', { fields: { pending_authentication_token: pending } });
   }
-  return new ApiError(401, null, 'Sign-in failed: wrong email, password or code, or an expired step');
+  return new ApiError(401, null, 'Sign-in failed: wrong email, password or code, or an expired step', {
+    hint: 'Check the email and password, or start sign-in again if the code or pending token expired',
+  });
 }

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { DELIVERY_STATUSES } from '@bursar/queue';
+import { DELIVERY_STATUSES, HEADER_BRAND_DESCRIPTION } from '@bursar/queue';
 import { ENDPOINT_STATUSES } from './webhook-endpoint.record';
 import { CONTROL_WEBHOOK_EVENTS } from './webhook-event-types';
 
@@ -10,6 +10,7 @@ export class WebhookEndpointSchema {
   @ApiProperty({ type: String, nullable: true }) description: string | null;
   @ApiProperty({ enum: ENDPOINT_STATUSES }) status: string;
   @ApiProperty({ enum: CONTROL_WEBHOOK_EVENTS, isArray: true, description: 'Empty: every event' }) enabled_events: string[];
+  @ApiProperty({ type: String, nullable: true, description: HEADER_BRAND_DESCRIPTION }) header_brand: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) last_delivered_at: string | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;

@@ -27,12 +27,12 @@ export class ControlWebhookEndpointsRepository {
 
   async insert(
     workspaceId: string,
-    e: { id: string; url: string; description: string | null; enabledEvents: string[]; active: boolean; secretSealed: string },
+    e: { id: string; url: string; description: string | null; enabledEvents: string[]; active: boolean; headerBrand: string | null; secretSealed: string },
   ): Promise<ControlWebhookEndpoint> {
     const [row] = await this.dataSource.query(
-      `INSERT INTO webhook_endpoints (workspace_id, id, url, description, enabled_events, active, secret_sealed)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${CONTROL_ENDPOINT_COLUMNS}`,
-      [workspaceId, e.id, e.url, e.description, e.enabledEvents, e.active, e.secretSealed],
+      `INSERT INTO webhook_endpoints (workspace_id, id, url, description, enabled_events, active, header_brand, secret_sealed)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${CONTROL_ENDPOINT_COLUMNS}`,
+      [workspaceId, e.id, e.url, e.description, e.enabledEvents, e.active, e.headerBrand, e.secretSealed],
     );
     return row;
   }

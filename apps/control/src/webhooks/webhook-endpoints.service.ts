@@ -61,6 +61,7 @@ export class ControlWebhookEndpointsService {
       description: dto.description ?? null,
       enabledEvents: [...new Set(dto.enabled_events ?? [])],
       active: (dto.status ?? 'active') === 'active',
+      headerBrand: dto.header_brand ?? null,
       secretSealed: sealEndpointSecret(this.box, id, secret),
     });
     return { endpoint, secret };

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
 import { generateSecretKey, RootKeys } from '@bursar/crypto';
-import { resealAll } from '@bursar/service-kit';
+import { OperatorCommands, OperatorUsageError, resealAll } from '@bursar/service-kit';
 import { LEDGER_SEALED_COLUMNS } from './ledger-sealed-columns';
 import { MODES, Mode } from '../common/mode';
 import { Pagination } from '../common/pagination';
@@ -16,29 +16,36 @@ import { OrganizationsRepository } from '../organizations/organizations.reposito
 import { OrganizationsService } from '../organizations/organizations.service';
 import { isPlan, PLANS } from '../organizations/plans';
 
-export const ADMIN_USAGE = [
-  'usage: pnpm ledger:admin <command> [options]',
-  '  create-organization --name <name>',
-  '  create-ledger --organization <id> --name <name> --mode test|live',
-  '  create-client --organization <id> --ledger <id> --mode test|live --scopes <a,b> [--name <name>]',
-  '  suspend-organization --organization <id>      (read-only: writes answer 403 tenant_suspended)',
-  '  unsuspend-organization --organization <id>',
-  `  set-plan --organization <id> --plan ${PLANS.join('|')}`,
-  '  rotate-secret-key [--batch-size <n>]    re-seals every sealed row not under LEDGER_SECRET_KEY; opens the old',
-  '                                          ones with LEDGER_PREVIOUS_SECRET_KEYS (docs/security.md)',
-].join('\n');
+export const LEDGER_ADMIN = 'pnpm ledger:admin';
 
-/** Raised for a bad command line; the entry point prints it with the usage. */
-export class AdminUsageError extends Error {}
+export const LEDGER_ADMIN_COMMANDS: OperatorCommands = {
+  'create-test-client': {
+    options: '[--name <organization name>]',
+    summary: 'an organization, a test-mode ledger and a client holding every scope, in one step: prints client_id, client_secret, ledger_id (and base_url)',
+  },
+  'create-organization': { options: '--name <name>', summary: 'a new organization' },
+  'create-ledger': { options: '--organization <id> --name <name> --mode test|live', summary: 'a ledger of the organization' },
+  'create-client': {
+    options: '--organization <id> --ledger <id> --mode test|live --scopes <a,b> [--name <name>]',
+    summary: 'an OAuth client on the ledger; its client_secret is printed once',
+  },
+  'suspend-organization': { options: '--organization <id>', summary: 'read-only: writes answer 403 tenant_suspended' },
+  'unsuspend-organization': { options: '--organization <id>', summary: 'lifts a suspension' },
+  'set-plan': { options: `--organization <id> --plan ${PLANS.join('|')}`, summary: 'changes the organization\'s plan' },
+  'rotate-secret-key': {
+    options: '[--batch-size <n>]',
+    summary: 're-seals every sealed row not under LEDGER_SECRET_KEY, opening the old ones with LEDGER_PREVIOUS_SECRET_KEYS (docs/security.md)',
+  },
+};
 
 function required(values: Record<string, string | boolean | undefined>, name: string): string {
   const value = values[name];
-  if (typeof value !== 'string' || !value) throw new AdminUsageError(`--${name} is required`);
+  if (typeof value !== 'string' || !value) throw new OperatorUsageError(`--${name} is required`);
   return value;
 }
 
 function mode(value: string): Mode {
-  if (!(MODES as readonly string[]).includes(value)) throw new AdminUsageError('--mode must be test or live');
+  if (!(MODES as readonly string[]).includes(value)) throw new OperatorUsageError('--mode must be test or live');
   return value as Mode;
 }
 
@@ -46,19 +53,25 @@ function scopes(value: string): ClientScope[] {
   const list = value.split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = list.filter((s) => !isClientScope(s));
   if (!list.length || unknown.length) {
-    throw new AdminUsageError(`--scopes must be a comma list of ${CLIENT_SCOPES.join(', ')}`);
+    throw new OperatorUsageError(`--scopes must be a comma list of ${CLIENT_SCOPES.join(', ')}`);
   }
   return list as ClientScope[];
 }
 
 function batchSize(value: string | undefined): number {
   const n = Number(value ?? 200);
-  if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new AdminUsageError('--batch-size must be an integer from 1 to 10000');
+  if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new OperatorUsageError('--batch-size must be an integer from 1 to 10000');
   return n;
 }
 
+/** Where the printed credentials are used: the public base URL, when the settings know it. */
+export interface LedgerAdminContext {
+  keys?: RootKeys;
+  publicUrl?: string;
+}
+
 /** Runs one operator command against a migrated database and returns what to print as JSON. */
-export async function runLedgerAdmin(argv: string[], dataSource: DataSource, keys?: RootKeys): Promise<Record<string, unknown>> {
+export async function runLedgerAdmin(argv: string[], dataSource: DataSource, context: LedgerAdminContext = {}): Promise<Record<string, unknown>> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -70,10 +83,8 @@ export async function runLedgerAdmin(argv: string[], dataSource: DataSource, key
       scopes: { type: 'string' },
       plan: { type: 'string' },
       'batch-size': { type: 'string' },
-      help: { type: 'boolean' },
     },
   });
-  if (values.help) return { usage: ADMIN_USAGE.split('\n') };
   const organizations = new OrganizationsService(new OrganizationsRepository(dataSource));
   // The CLI lists nothing, so a throwaway cursor key suffices and it needs no service secret.
   const pagination = new Pagination({ rootKeys: new RootKeys(generateSecretKey()) });
@@ -81,6 +92,22 @@ export async function runLedgerAdmin(argv: string[], dataSource: DataSource, key
   const clients = new OauthClientsService(new OauthClientsRepository(dataSource), ledgers, pagination);
 
   switch (positionals[0]) {
+    case 'create-test-client': {
+      const organization = await organizations.create(values.name ?? 'Local development');
+      const scope = { organizationId: organization.id, mode: 'test' as const };
+      const ledger = await ledgers.create(scope, { name: 'Test books' });
+      const { client, secret } = await clients.create(scope, { name: 'Test client', ledgerId: ledger.id, scopes: [...CLIENT_SCOPES] });
+      return {
+        organization_id: organization.id,
+        ledger_id: ledger.id,
+        mode: ledger.mode,
+        client_id: client.id,
+        client_secret: secret,
+        scopes: client.scopes,
+        ...(context.publicUrl && { base_url: context.publicUrl, token_url: `${context.publicUrl}/oauth/token` }),
+        client_secret_note: CLIENT_SECRET_NOTE,
+      };
+    }
     case 'create-organization': {
       const organization = await organizations.create(required(values, 'name'));
       return { object: 'organization', id: organization.id, name: organization.name };
@@ -113,14 +140,14 @@ export async function runLedgerAdmin(argv: string[], dataSource: DataSource, key
     }
     case 'set-plan': {
       const plan = required(values, 'plan');
-      if (!isPlan(plan)) throw new AdminUsageError(`--plan must be one of ${PLANS.join(', ')}`);
+      if (!isPlan(plan)) throw new OperatorUsageError(`--plan must be one of ${PLANS.join(', ')}`);
       return presentOrganization(await organizations.changePlan(required(values, 'organization'), plan));
     }
     case 'rotate-secret-key': {
-      if (!keys) throw new AdminUsageError('rotate-secret-key needs LEDGER_SECRET_KEY (the new key) and LEDGER_PREVIOUS_SECRET_KEYS');
-      return resealAll(dataSource, keys, LEDGER_SEALED_COLUMNS, batchSize(values['batch-size']));
+      if (!context.keys) throw new OperatorUsageError('rotate-secret-key needs LEDGER_SECRET_KEY (the new key) and LEDGER_PREVIOUS_SECRET_KEYS');
+      return resealAll(dataSource, context.keys, LEDGER_SEALED_COLUMNS, batchSize(values['batch-size']));
     }
     default:
-      throw new AdminUsageError(positionals[0] ? `unknown command ${positionals[0]}` : 'a command is required');
+      throw new OperatorUsageError(positionals[0] ? `unknown command ${positionals[0]}` : 'a command is required');
   }
 }

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { ErrorRenderer, NormalizedError } from '@bursar/errors';
+import { ErrorRenderer, hintOf, NormalizedError, statusHint } from '@bursar/errors';
 import { LedgerCommonCode, LedgerErrors } from './ledger-errors';
 
 declare global {
@@ -48,6 +48,8 @@ export class LedgerErrorRenderer implements ErrorRenderer {
     const common = error.code ? undefined : LedgerErrors.specs[code as LedgerCommonCode];
     const status = common?.status ?? error.status;
     const message = error.kind === 'internal' ? LedgerErrors.specs.internal_error.message : error.message;
+    // Codeless failures keep their own hint (which field, which body problem) before the common code's.
+    const hint = error.hint ?? (common ? hintOf(common, error) : statusHint(status));
     const requestId = String(req.id);
     return {
       status,
@@ -55,7 +57,7 @@ export class LedgerErrorRenderer implements ErrorRenderer {
         error: {
           code,
           message,
-          ...(error.hint !== undefined && { hint: error.hint }),
+          hint,
           ...(error.param !== undefined && { param: error.param }),
           ...(error.details !== undefined && { details: error.details }),
           docs_url: `${this.docsUrl}#${code}`,

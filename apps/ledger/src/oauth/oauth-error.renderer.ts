@@ -1,10 +1,10 @@
-import { ErrorRenderer, NormalizedError } from '@bursar/errors';
+import { ErrorRenderer, hintOf, NormalizedError, statusHint } from '@bursar/errors';
 import { OauthErrors } from './oauth-errors';
 
 export const TOKEN_PATH = '/oauth/token';
 
 /**
- * RFC 6749 s.5.2 bodies (`{error, error_description}`) for the token endpoint, which the contract
+ * RFC 6749 s.5.2 bodies (`{error, error_description, hint}`; the reference adds `hint`) for the token endpoint, which the contract
  * keeps out of the ledger envelope because OAuth client libraries parse exactly this shape.
  */
 export class OauthErrorRenderer implements ErrorRenderer {
@@ -19,7 +19,7 @@ export class OauthErrorRenderer implements ErrorRenderer {
       body: {
         error: code,
         error_description: error.kind === 'internal' ? 'Something went wrong on our side' : error.message,
-        ...(error.hint !== undefined && { hint: error.hint }),
+        hint: error.hint ?? (code === 'server_error' ? statusHint(500) : hintOf(OauthErrors.specs.invalid_request, error)),
       },
     };
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { LedgerSettings } from '../config/ledger.settings';
 import { OauthClientsService } from '../oauth-clients/oauth-clients.service';
 import { CLIENT_SCOPES, ClientScope, fullScopeName } from '../oauth-clients/oauth-scopes';
-import { AccessTokenService, ACCESS_TOKEN_ALGORITHM } from '../auth/access-token.service';
+import { AccessTokenService } from '../auth/access-token.service';
 import { TokenResponse } from './dto/oauth.responses';
 import { OauthErrors } from './oauth-errors';
 import { invalidClient, TokenRequest } from './token-request';
@@ -34,18 +34,26 @@ export class OauthService {
     return { access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: scopes.join(' ') };
   }
 
-  /** RFC 8414 authorization-server metadata. */
+  /**
+   * RFC 8414 authorization-server metadata, naming only what is served: a token endpoint for the
+   * client_credentials grant with client_secret_basic or client_secret_post. There is no
+   * authorization endpoint, so `response_types_supported` (required by s.2) is honestly empty, and no
+   * JWT client authentication, so no `token_endpoint_auth_signing_alg_values_supported` (s.2 ties it
+   * to private_key_jwt and client_secret_jwt). The contract still names signing algorithms, so the
+   * algorithm the access tokens are signed with is published in an extension member (s.2 allows them).
+   * No revocation or introspection endpoint is served.
+   */
   metadata() {
     const base = this.settings.publicUrl;
     return {
       issuer: base,
       token_endpoint: `${base}/oauth/token`,
       grant_types_supported: ['client_credentials'],
-      response_types_supported: ['token'],
+      response_types_supported: [],
       // `ledger:admin` is advertised as the reference does; no route requires it and none grants it.
       scopes_supported: [...CLIENT_SCOPES, 'ledger:admin'],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
-      token_endpoint_auth_signing_alg_values_supported: [ACCESS_TOKEN_ALGORITHM],
+      access_token_signing_alg_values_supported: ['HS256'],
       service_documentation: `${base}/ledger/v1/openapi.json`,
     };
   }

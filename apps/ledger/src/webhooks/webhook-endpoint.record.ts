@@ -8,6 +8,8 @@ export interface WebhookEndpointRecord {
   description: string | null;
   enabledEvents: string[];
   active: boolean;
+  /** Own delivery header prefix; null: the deployment's WEBHOOK_BRAND. */
+  headerBrand: string | null;
   secretSealed: string;
   previousSecretExpiresAt: Date | null;
   lastDeliveredAt: Date | null;
@@ -15,7 +17,7 @@ export interface WebhookEndpointRecord {
   updatedAt: Date;
 }
 
-export const ENDPOINT_COLUMNS = `id, mode, url, description, enabled_events AS "enabledEvents", active, secret_sealed AS "secretSealed",
+export const ENDPOINT_COLUMNS = `id, mode, url, description, enabled_events AS "enabledEvents", active, header_brand AS "headerBrand", secret_sealed AS "secretSealed",
   previous_secret_expires_at AS "previousSecretExpiresAt", last_delivered_at AS "lastDeliveredAt",
   created_at AS "createdAt", updated_at AS "updatedAt"`;
 
@@ -31,6 +33,7 @@ export function presentWebhookEndpoint(endpoint: WebhookEndpointRecord) {
     mode: endpoint.mode,
     active: endpoint.active,
     enabled_events: endpoint.enabledEvents,
+    header_brand: endpoint.headerBrand,
     last_delivered_at: endpoint.lastDeliveredAt?.toISOString() ?? null,
     created_at: endpoint.createdAt.toISOString(),
   };

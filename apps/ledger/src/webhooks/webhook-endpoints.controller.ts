@@ -46,7 +46,12 @@ export class WebhookEndpointsController {
   @ApiEnveloped(WebhookEndpointResponse, { status: 201 })
   async create(@CurrentLedger() ledger: LedgerScope, @Body() body: CreateWebhookEndpointDto) {
     return withSecret(
-      await this.endpoints.create(ledger, { url: body.url, description: body.description, enabledEvents: body.enabled_events }),
+      await this.endpoints.create(ledger, {
+        url: body.url,
+        description: body.description,
+        enabledEvents: body.enabled_events,
+        headerBrand: body.header_brand,
+      }),
     );
   }
 
@@ -59,13 +64,14 @@ export class WebhookEndpointsController {
 
   @Patch(':id')
   @RequireScope('ledger:write')
-  @ApiOperation({ summary: 'Change url, description, enabled_events or active' })
+  @ApiOperation({ summary: 'Change url, description, enabled_events, header_brand (null: the deployment WEBHOOK_BRAND) or active' })
   @ApiEnveloped(WebhookEndpointResponse)
   async update(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Body() body: UpdateWebhookEndpointDto) {
     const endpoint = await this.endpoints.update(ledger, id, {
       url: body.url,
       description: body.description,
       enabledEvents: body.enabled_events,
+      headerBrand: body.header_brand,
       active: body.active,
     });
     return presentWebhookEndpoint(endpoint);

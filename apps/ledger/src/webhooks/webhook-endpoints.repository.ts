@@ -8,6 +8,8 @@ export interface EndpointChanges {
   url?: string;
   description?: string | null;
   enabledEvents?: string[];
+  /** null: back to the deployment's WEBHOOK_BRAND. */
+  headerBrand?: string | null;
   active?: boolean;
 }
 
@@ -20,12 +22,12 @@ export class WebhookEndpointsRepository {
 
   async insert(
     scope: LedgerScope,
-    endpoint: { id: string; url: string; description: string | null; enabledEvents: string[]; secretSealed: string },
+    endpoint: { id: string; url: string; description: string | null; enabledEvents: string[]; headerBrand: string | null; secretSealed: string },
   ): Promise<WebhookEndpointRecord> {
     const [row] = await this.dataSource.query(
-      `INSERT INTO webhook_endpoints (id, organization_id, ledger_id, mode, url, description, enabled_events, secret_sealed)
-       VALUES ($4, $1, $2, $3, $5, $6, $7, $8) RETURNING ${ENDPOINT_COLUMNS}`,
-      [...scopeParams(scope), endpoint.id, endpoint.url, endpoint.description, endpoint.enabledEvents, endpoint.secretSealed],
+      `INSERT INTO webhook_endpoints (id, organization_id, ledger_id, mode, url, description, enabled_events, header_brand, secret_sealed)
+       VALUES ($4, $1, $2, $3, $5, $6, $7, $8, $9) RETURNING ${ENDPOINT_COLUMNS}`,
+      [...scopeParams(scope), endpoint.id, endpoint.url, endpoint.description, endpoint.enabledEvents, endpoint.headerBrand, endpoint.secretSealed],
     );
     return row;
   }
@@ -50,11 +52,12 @@ export class WebhookEndpointsRepository {
          description = CASE WHEN $6 THEN $7 ELSE description END,
          enabled_events = COALESCE($8, enabled_events),
          active = COALESCE($9, active),
+         header_brand = CASE WHEN $10 THEN $11 ELSE header_brand END,
          updated_at = clock_timestamp()
        WHERE ${SCOPE} AND id = $4 RETURNING ${ENDPOINT_COLUMNS}`,
       [
         ...scopeParams(scope), id, changes.url ?? null, changes.description !== undefined, changes.description ?? null,
-        changes.enabledEvents ?? null, changes.active ?? null,
+        changes.enabledEvents ?? null, changes.active ?? null, changes.headerBrand !== undefined, changes.headerBrand ?? null,
       ],
     );
     return rows[0] ?? null;

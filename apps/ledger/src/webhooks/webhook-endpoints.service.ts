@@ -35,7 +35,7 @@ export class WebhookEndpointsService {
 
   async create(
     scope: LedgerScope,
-    input: { url: string; description?: string | null; enabledEvents?: string[] },
+    input: { url: string; description?: string | null; enabledEvents?: string[]; headerBrand?: string | null },
   ): Promise<EndpointWithSecret> {
     await assertDeliverableUrl(input.url, this.settings.WEBHOOK_ALLOW_PRIVATE_URLS);
     const id = randomUUID();
@@ -45,6 +45,7 @@ export class WebhookEndpointsService {
       url: input.url,
       description: input.description ?? null,
       enabledEvents: input.enabledEvents ?? [],
+      headerBrand: input.headerBrand ?? null,
       secretSealed: sealEndpointSecret(this.box, id, secret),
     });
     return { endpoint, secret };

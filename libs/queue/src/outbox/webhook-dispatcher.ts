@@ -26,6 +26,7 @@ export interface WebhookDispatcherOptions {
   atRest: SecretBox;
   /** The key shared with the worker; null disables publishing (rows wait, nothing is lost). */
   transport: SecretBox | null;
+  /** Header prefix of endpoints that set none of their own. */
   brand: string;
   retryDelaysMs: number[];
   redisUrl: string;
@@ -122,7 +123,7 @@ export class WebhookDispatcher {
         buildDeliveryJob(
           {
             service: o.service,
-            brand: o.brand,
+            brand: d.headerBrand ?? o.brand,
             deliveryId: d.id,
             eventId: d.eventId,
             url: d.url,

@@ -4,10 +4,11 @@ import type { OutboxEventRow, UnpublishedDelivery, WebhookOutboxTables } from '.
 
 const FOREIGN_KEY_VIOLATION = '23503';
 
-/** A delivery with what its job needs: body, URL, sealed secrets, attempts made. */
+/** A delivery with what its job needs: body, URL, sealed secrets, header brand, attempts made. */
 const SELECT_TO_PUBLISH = `SELECT d.id, d.event_id AS "eventId", d.request_url AS url, d.request_body AS body,
     d.attempt AS "attemptsMade", w.id AS "endpointId", w.secret_sealed AS "secretSealed",
-    w.previous_secret_sealed AS "previousSecretSealed", w.previous_secret_expires_at AS "previousSecretExpiresAt"
+    w.previous_secret_sealed AS "previousSecretSealed", w.previous_secret_expires_at AS "previousSecretExpiresAt",
+    w.header_brand AS "headerBrand"
   FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.webhook_endpoint_id`;
 
 /** Headers whose values never reach the delivery log. */

@@ -32,6 +32,8 @@ export interface UnpublishedDelivery {
   secretSealed: string;
   previousSecretSealed: string | null;
   previousSecretExpiresAt: Date | null;
+  /** The endpoint's own header prefix; null: the service's WEBHOOK_BRAND. */
+  headerBrand: string | null;
   /** Attempts already recorded for the delivery. */
   attemptsMade: number;
 }

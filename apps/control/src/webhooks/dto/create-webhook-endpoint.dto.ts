@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { HeaderBrandField } from '@bursar/queue';
 import { ENDPOINT_STATUSES, EndpointStatus } from '../webhook-endpoint.record';
 import { CONTROL_WEBHOOK_EVENTS } from '../webhook-event-types';
 
@@ -26,4 +27,7 @@ export class CreateControlWebhookEndpointDto {
   @IsString()
   @MaxLength(1000)
   description?: string;
+
+  @HeaderBrandField()
+  header_brand?: string | null;
 }

@@ -13,6 +13,7 @@ import { ReconciliationRunRows1763850000000 } from './1763850000000-reconciliati
 import { Exports1763865000000 } from './1763865000000-exports';
 import { ReconciliationMatchesByRun1763870000000 } from './1763870000000-reconciliation-matches-by-run';
 import { ReconciliationWritePath1763880000000 } from './1763880000000-reconciliation-write-path';
+import { WebhookEndpointHeaderBrand1763890019000 } from './1763890019000-webhook-endpoint-header-brand';
 
 /** Every ledger migration, in order. TypeORM records applied ones in `schema_migrations`. */
 export const ledgerMigrations = [
@@ -31,4 +32,5 @@ export const ledgerMigrations = [
   Exports1763865000000,
   ReconciliationMatchesByRun1763870000000,
   ReconciliationWritePath1763880000000,
+  WebhookEndpointHeaderBrand1763890019000,
 ];

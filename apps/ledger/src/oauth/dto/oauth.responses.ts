@@ -28,9 +28,29 @@ export class AuthorizationServerMetadataResponse {
   @ApiProperty() issuer: string;
   @ApiProperty() token_endpoint: string;
   @ApiProperty({ type: [String] }) grant_types_supported: string[];
-  @ApiProperty({ type: [String] }) response_types_supported: string[];
+  @ApiProperty({
+    type: [String],
+    maxItems: 0,
+    description:
+      'Always empty: only the client_credentials grant is served, which uses no authorization endpoint and no ' +
+      'response_type. RFC 8414 s.2 requires the member, so it is present and empty rather than listing a flow that is not served.',
+  })
+  response_types_supported: string[];
   @ApiProperty({ type: [String] }) scopes_supported: string[];
-  @ApiProperty({ type: [String] }) token_endpoint_auth_methods_supported: string[];
-  @ApiProperty({ type: [String] }) token_endpoint_auth_signing_alg_values_supported: string[];
+  @ApiProperty({
+    type: [String],
+    description:
+      'client_secret_basic and client_secret_post. No JWT client authentication is offered, so the metadata carries no ' +
+      'token_endpoint_auth_signing_alg_values_supported (RFC 8414 s.2 defines it for private_key_jwt and client_secret_jwt only); ' +
+      'access tokens are HS256 JWTs that only the ledger verifies.',
+  })
+  token_endpoint_auth_methods_supported: string[];
+  @ApiProperty({
+    type: [String],
+    description:
+      'Extension member (RFC 8414 s.2 allows additional members): the JWS algorithms access tokens are signed with. ' +
+      'Only the ledger verifies them; it is published so the metadata names its signing algorithm honestly.',
+  })
+  access_token_signing_alg_values_supported: string[];
   @ApiProperty() service_documentation: string;
 }

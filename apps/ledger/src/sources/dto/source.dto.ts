@@ -1,11 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
 
 export const MATCH_STRATEGIES = ['exact', 'sum_in_window'] as const;
-/** Only the generic signed-push adapter exists; provider kinds would bring their own verification. */
-export const SOURCE_KINDS = ['custom'] as const;
+/**
+ * A source's kind names the system its rows come from (`custom` when unsaid). Clients of the
+ * reference create sources of other kinds (its own live check uses `custody`), so any lowercase
+ * label is taken; every kind is fed through the one generic signed-push adapter for now.
+ */
+export const SOURCE_KIND_PATTERN = /^[a-z][a-z0-9_.-]{0,63}$/;
 
 /** The settings PATCH may change; create takes them too. */
 export class UpdateSourceDto {
@@ -51,8 +55,15 @@ export class CreateSourceDto extends UpdateSourceDto {
   @Length(1, 200)
   name: string;
 
-  @ApiPropertyOptional({ enum: SOURCE_KINDS, default: 'custom', description: 'Picks the inbound adapter' })
+  @ApiPropertyOptional({
+    type: 'string',
+    pattern: SOURCE_KIND_PATTERN.source,
+    default: 'custom',
+    example: 'custody',
+    description: 'The kind of system the rows come from (a lowercase label); every kind takes the generic signed push for now',
+  })
   @IsOptional()
-  @IsIn(SOURCE_KINDS)
+  @IsString()
+  @Matches(SOURCE_KIND_PATTERN, { message: 'kind must be a lowercase label: a letter, then up to 63 of a-z 0-9 _ . -' })
   kind?: string;
 }

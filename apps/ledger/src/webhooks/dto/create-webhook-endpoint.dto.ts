@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
 import { DescriptionField, EnabledEventsField } from './webhook-endpoint-fields';
+import { HeaderBrandField } from '@bursar/queue';
 
 export class CreateWebhookEndpointDto {
   @ApiProperty({ description: 'Where deliveries are POSTed; must resolve to a public address', example: 'https://example.com/hooks' })
@@ -13,4 +14,7 @@ export class CreateWebhookEndpointDto {
 
   @EnabledEventsField()
   enabled_events?: string[];
+
+  @HeaderBrandField()
+  header_brand?: string | null;
 }

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
 import { DescriptionField, EnabledEventsField } from './webhook-endpoint-fields';
+import { HeaderBrandField } from '@bursar/queue';
 
 export class UpdateWebhookEndpointDto {
   @ApiPropertyOptional({ description: 'New delivery URL; checked like on creation' })
@@ -19,4 +20,7 @@ export class UpdateWebhookEndpointDto {
   @IsOptional()
   @IsBoolean()
   active?: boolean;
+
+  @HeaderBrandField()
+  header_brand?: string | null;
 }

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { DELIVERY_STATUSES } from '@bursar/queue';
+import { DELIVERY_STATUSES, HEADER_BRAND_DESCRIPTION } from '@bursar/queue';
 import { MODES } from '../../common/mode';
 
 /** Wire shape of a webhook endpoint (documentation only; presentWebhookEndpoint builds it). */
@@ -11,6 +11,7 @@ export class WebhookEndpointResponse {
   @ApiProperty({ enum: MODES }) mode: string;
   @ApiProperty() active: boolean;
   @ApiProperty({ type: [String], description: 'Empty: every event' }) enabled_events: string[];
+  @ApiProperty({ type: String, nullable: true, description: HEADER_BRAND_DESCRIPTION }) header_brand: string | null;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) last_delivered_at: string | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiPropertyOptional({ description: 'whsec_<mode>_…; only in the create and rotate_secret responses' }) signing_secret?: string;

@@ -1,0 +1,6 @@
+module.exports = {
+  displayName: 'launcher',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+  testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+};
