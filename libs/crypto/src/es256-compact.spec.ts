@@ -31,7 +31,7 @@ describe('signEs256 / verifyEs256', () => {
     expect(await verifyEs256(`${header}.${forged}.${signature}`, keyFor)).toBe('bad_signature');
   });
 
-  it('encodes each header once per kid and typ, and signs every payload anew', async () => {
+  it('reuses header encodings per kid and typ without mixing them up, and signs every payload anew', async () => {
     const key = createPrivateKey({ key: pair.privateJwk, format: 'jwk' });
     const decode = (token: string) => token.split('.').map((part, i) => (i < 2 ? JSON.parse(Buffer.from(part, 'base64url').toString()) : part));
     const [h1, p1, s1] = decode(await signEs256({ kid: pair.kid, typ: 'JWT' }, { n: 1 }, key));
