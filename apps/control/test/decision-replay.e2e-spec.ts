@@ -94,6 +94,17 @@ describe('decision replay and policy versions', () => {
     expect((await replay('action_intents', data.id).expect(422)).body.error.code).toBeNull();
   });
 
+  it('refuses request values RFC 8785 cannot write (no frame_hash could cover them) with 400, recording nothing', async () => {
+    const agent = await agentWithPolicy(s, policy, 10_000);
+    for (const metadata of ['{"n":1e999}', '{"s":"\\ud800"}', '{"\\udfff":1}']) {
+      const body = `{"budget_id":"${agent.budgetId}","action_type":"email.send","metadata":${metadata}}`;
+      const res = await http().post('/control/v1/agent/actions').set(bearer(agent.key)).set('Idempotency-Key', `bad-${metadata.length}-${Math.random()}`).set('content-type', 'application/json').send(body);
+      expect([res.status, res.body.error.code]).toEqual([400, null]);
+    }
+    const [{ n }] = await db().query(`SELECT count(*)::int AS n FROM intents WHERE agent_id = $1`, [agent.id]);
+    expect(n).toBe(0);
+  });
+
   it('answers 404 for other kinds, other workspaces and versions the workspace never used', async () => {
     const agent = await agentWithPolicy(s, policy, 10_000);
     const { data, decision } = (await act(s.t.app, agent, { action_type: 'email.send', cost_cents: 10 }).expect(201)).body;

@@ -1,5 +1,6 @@
 export * from './random';
 export * from './digest';
+export * from './canonical-json';
 export * from './hmac-signature';
 export * from './secret-box';
 export * from './es256';

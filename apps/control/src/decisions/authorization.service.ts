@@ -1,3 +1,4 @@
+import { canonicalDigest } from '@bursar/crypto';
 import { Injectable } from '@nestjs/common';
 import { retryingTransaction } from '@bursar/service-kit';
 import { randomUUID } from 'node:crypto';
@@ -17,7 +18,6 @@ import { SpendTokensRepository } from '../spend-tokens/spend-tokens.repository';
 import { PolicyVersionsService } from '../policy-versions/policy-versions.service';
 import { WebhookEventsService } from '../webhooks/webhook-events.service';
 import { AuthorizationRepository, DecisionInputs, IntentAudit } from './authorization.repository';
-import { canonicalDigest } from './canonical-json';
 import { Decision, EvaluatedAction, Outcome, outcomeStatus } from './decision';
 import { applySettlement, decide } from './decision-engine';
 import { DecisionCounters, recordedWindows, Settlement as Settled, tokenCounters } from './decision-inputs';

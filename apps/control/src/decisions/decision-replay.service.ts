@@ -1,3 +1,4 @@
+import { canonicalJson } from '@bursar/crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
@@ -5,7 +6,6 @@ import { notFound, unprocessable } from '../common/control-errors';
 import { PolicyEngine } from '../policies/policy-engine.service';
 import { NO_POLICY_VERSION } from '../policies/policy-snapshot';
 import { PolicyVersionsService } from '../policy-versions/policy-versions.service';
-import { canonicalJson } from './canonical-json';
 import { Decision, frameHash } from './decision';
 import { replayDecision } from './decision-engine';
 import { frameOf } from './decision-inputs';

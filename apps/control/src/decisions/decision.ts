@@ -1,5 +1,5 @@
+import { canonicalDigest } from '@bursar/crypto';
 import type { PolicySnapshot } from '../policies/policy-compiler';
-import { canonicalDigest } from './canonical-json';
 import type { Remedy } from './remedies';
 
 export type Outcome = 'allowed' | 'denied' | 'requires_approval';

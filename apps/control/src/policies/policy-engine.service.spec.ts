@@ -1,4 +1,4 @@
-import { canonicalJson } from '../decisions/canonical-json';
+import { canonicalJson } from '@bursar/crypto';
 import { PoliciesRepository } from './policies.repository';
 import { PolicySnapshot } from './policy-compiler';
 import { PolicyEngine } from './policy-engine.service';

@@ -1,5 +1,5 @@
+import { canonicalDigest } from '@bursar/crypto';
 import { unprocessable } from '../common/control-errors';
-import { canonicalDigest } from '../decisions/canonical-json';
 import { PolicySnapshot } from './policy-compiler';
 import { desugarTypedColumns, PolicyRule, TypedColumns } from './policy-rules';
 

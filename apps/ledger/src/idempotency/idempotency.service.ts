@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { SecretBox, sha256Hex } from '@bursar/crypto';
+import { canonicalJson, SecretBox, sha256Hex } from '@bursar/crypto';
 import { LOGGER } from '@bursar/service-kit';
 import { LedgerSettings } from '../config/ledger.settings';
 import { IdempotencyErrors } from './idempotency-errors';
@@ -18,19 +18,13 @@ export interface PendingKey {
 
 export type ClaimOutcome = { kind: 'claimed' } | { kind: 'replay'; status: number; body: unknown };
 
-/** JSON with object keys sorted, so a retry that reorders fields is still the same request. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
-/** What makes two requests "the same" for a key: path (with its ids), ledger choice, query and body. */
+/**
+ * What makes two requests "the same" for a key: path (with its ids), ledger choice, query and body,
+ * in RFC 8785 canonical JSON so a retry that reorders fields is still the same request. A request
+ * without a body hashes as body null, as fingerprints made before RFC 8785 did.
+ */
 export function fingerprintOf(parts: { path: string; ledger: string; query: unknown; body: unknown }): string {
-  return sha256Hex(canonical(parts));
+  return sha256Hex(canonicalJson({ ...parts, body: parts.body ?? null }));
 }
 
 /** Binds a sealed response to its key, so it cannot be replayed under another. */
