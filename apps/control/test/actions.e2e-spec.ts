@@ -29,8 +29,9 @@ describe('agent actions', () => {
     expect(res.body.decision.headroom.session_remaining_cents).toBe(20_000);
     expect(res.body.cosignature).toEqual(expect.any(String));
     expect((await readBudget(s.t.app, agent)).remaining_cents).toBe(19_500);
-    const [event] = await db().query(`SELECT action, subject_type, trace_id FROM audit_events WHERE subject_id = $1`, [res.body.data.id]);
-    expect(event).toEqual({ action: 'action.allowed', subject_type: 'ActionIntent', trace_id: 'tr-1' });
+    const [event] = await db().query(`SELECT action, subject_type, trace_id, snapshot FROM audit_events WHERE subject_id = $1`, [res.body.data.id]);
+    // The snapshot is the intent exactly as answered: its decision (reserved headroom included) is the stored one.
+    expect(event).toEqual({ action: 'action.allowed', subject_type: 'ActionIntent', trace_id: 'tr-1', snapshot: res.body.data });
   });
 
   it('requires the Idempotency-Key header (422 idempotency_key_required)', async () => {

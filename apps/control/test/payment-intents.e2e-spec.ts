@@ -68,8 +68,9 @@ describe('payment intents', () => {
     expect(res.body.data.state).toBe('denied');
     expect(res.body.decision).toMatchObject({ rule: 'counterparty_allowlist', remedy: { kind: 'allow_resource', resource: 'evil' } });
     await pay(s.t.app, agent, { amount_cents: 100, counterparty: 'acme' }).expect(201);
-    const [event] = await db().query(`SELECT action FROM audit_events WHERE subject_id = $1`, [res.body.data.id]);
-    expect(event.action).toBe('payment_intent.denied');
+    const [event] = await db().query(`SELECT action, snapshot FROM audit_events WHERE subject_id = $1`, [res.body.data.id]);
+    // A denial reserves nothing; its snapshot is still the intent exactly as answered.
+    expect(event).toEqual({ action: 'payment_intent.denied', snapshot: res.body.data });
   });
 
   it('holds a payment above the approval threshold: 202 held, reserved, no cosignature, webhook payment.requires_approval', async () => {

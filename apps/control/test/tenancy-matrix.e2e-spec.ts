@@ -18,6 +18,8 @@ import { startTestIdentityProvider, TEST_AUDIENCE, TestIdentityProvider } from '
 interface Route {
   method: string;
   path: string;
+  /** The workspace capability the document says the route needs (`x-required-capability`). */
+  capability?: string;
 }
 
 describe('tenancy and identity matrix (control)', () => {
@@ -59,9 +61,9 @@ describe('tenancy and identity matrix (control)', () => {
     const doc = (await http().get('/control/v1/openapi.json').expect(200)).body;
     routes = [];
     for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { security?: unknown[] }>>)) {
-      for (const [method, op] of Object.entries(item)) {
+      for (const [method, op] of Object.entries(item as Record<string, { security?: unknown[]; 'x-required-capability'?: string }>)) {
         if (!['get', 'post', 'patch', 'put', 'delete'].includes(method) || !op.security?.length) continue;
-        if (/\/\{[a-z_]*id\}/.test(path)) routes.push({ method, path });
+        if (/\/\{[a-z_]*id\}/.test(path)) routes.push({ method, path, capability: op['x-required-capability'] });
       }
     }
     // The victim's ids: the first item of each collection its owner or agent can list.
@@ -119,12 +121,23 @@ describe('tenancy and identity matrix (control)', () => {
   });
 
   it('refuses a member every id-bearing write (its role lacks the capability): 403', async () => {
-    const writes = routes.filter((r) => !isAgentRoute(r) && r.method !== 'get');
+    const writes = routes.filter((r) => !isAgentRoute(r) && r.method !== 'get' && r.capability !== 'read');
     expect(writes.length).toBeGreaterThan(5);
     const wrong: string[] = [];
     for (const route of writes) {
       const res = await call(route, concrete(route).path, tokens.member);
       if (res.status !== 403) wrong.push(`${route.method.toUpperCase()} ${route.path} -> ${res.status}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('lets a member call the id-bearing POSTs that only read (replays), declared read in the document', async () => {
+    const reads = routes.filter((r) => !isAgentRoute(r) && r.method === 'post' && r.capability === 'read');
+    expect(reads.map((r) => r.path)).toEqual(expect.arrayContaining([expect.stringMatching(/payment_intents\/\{id\}\/replay$/)]));
+    const wrong: string[] = [];
+    for (const route of reads) {
+      const res = await call(route, concrete(route).path, tokens.member);
+      if (![200, 404].includes(res.status)) wrong.push(`POST ${route.path} -> ${res.status}`);
     }
     expect(wrong).toEqual([]);
   });

@@ -11,7 +11,7 @@ describe('signEs256 / verifyEs256', () => {
   });
 
   it('makes tokens jose verifies, with the header it was given', async () => {
-    const token = signEs256({ kid: pair.kid, typ: 'JWT' }, { sub: 'agent_1' }, createPrivateKey({ key: pair.privateJwk, format: 'jwk' }));
+    const token = await signEs256({ kid: pair.kid, typ: 'JWT' }, { sub: 'agent_1' }, createPrivateKey({ key: pair.privateJwk, format: 'jwk' }));
     const { payload, kid } = await verifyJws(token, { keys: [pair.publicJwk] });
     expect({ kid, sub: payload.sub }).toEqual({ kid: pair.kid, sub: 'agent_1' });
   });
@@ -29,5 +29,22 @@ describe('signEs256 / verifyEs256', () => {
     expect(await verifyEs256(token, () => Promise.resolve(undefined))).toBe('unknown_key');
     const forged = Buffer.from(JSON.stringify({ sub: 'agent_4' })).toString('base64url');
     expect(await verifyEs256(`${header}.${forged}.${signature}`, keyFor)).toBe('bad_signature');
+  });
+
+  it('reuses header encodings per kid and typ without mixing them up, and signs every payload anew', async () => {
+    const key = createPrivateKey({ key: pair.privateJwk, format: 'jwk' });
+    const decode = (token: string) => token.split('.').map((part, i) => (i < 2 ? JSON.parse(Buffer.from(part, 'base64url').toString()) : part));
+    const [h1, p1, s1] = decode(await signEs256({ kid: pair.kid, typ: 'JWT' }, { n: 1 }, key));
+    const [h2, p2, s2] = decode(await signEs256({ kid: pair.kid, typ: 'JWT' }, { n: 2 }, key));
+    const [h3] = decode(await signEs256({ kid: 'other', typ: 'JWT' }, { n: 1 }, key));
+    const [h4] = decode(await signEs256({ kid: pair.kid, typ: 'at+jwt' }, { n: 1 }, key));
+    expect([h1, h2, h3, h4]).toEqual([
+      { alg: 'ES256', kid: pair.kid, typ: 'JWT' },
+      { alg: 'ES256', kid: pair.kid, typ: 'JWT' },
+      { alg: 'ES256', kid: 'other', typ: 'JWT' },
+      { alg: 'ES256', kid: pair.kid, typ: 'at+jwt' },
+    ]);
+    expect([p1, p2]).toEqual([{ n: 1 }, { n: 2 }]);
+    expect(s1).not.toBe(s2);
   });
 });

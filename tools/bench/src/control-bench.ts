@@ -7,6 +7,7 @@ import { Client } from 'pg';
 import { digestSecret, generateSecretKey, randomToken } from '@bursar/crypto';
 import { startAppProcess } from '@bursar/testing';
 import { overReplicas, redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit';
+import { floorDecision, startFloor } from './floor-kit';
 
 /*
  * `pnpm bench:control`: the real control service (a child process) on a scratch database, loaded
@@ -16,9 +17,12 @@ import { overReplicas, redisUrl, report, runScript, scratchDatabase, sleep } fro
  *  3. cosignature verify (one valid token, stateful check included)
  *  4. cosignature consume (each request spends a different authorization)
  *  5. policy evaluation alone, in process, beside json-logic-js
- * A run of GET /.well-known/jwks.json first gives the machine's ceiling for any request.
- * BENCH_SECONDS (default 10) per HTTP run, BENCH_CONNECTIONS (default 32), BENCH_AGENTS (default 16),
- * BENCH_ONLY (comma list of baseline,authorize,simulate,verify,consume,evaluation; default all),
+ * A run of GET /.well-known/jwks.json first gives the machine's ceiling for any request. Right before
+ * the simulations, the floor app (floor-app.ts, its own process and database) answers its batched
+ * decision skeleton with as many connections, and the report gives simulate / that floor (the
+ * target is a share of it, so both come from the same minutes of this shared machine).
+ * BENCH_SECONDS (default 10) per HTTP run, BENCH_CONNECTIONS (default 16, the targets' figure), BENCH_AGENTS (default 16),
+ * BENCH_ONLY (comma list of baseline,authorize,floor,simulate,verify,consume,evaluation; default all),
  * BENCH_NODE_OPTIONS (passed to the service processes, e.g. `-r ./some-preload.js`),
  * BENCH_CPU_PROF=<file.cpuprofile> (a CPU profile of the service; replica r > 0 writes <file>.r),
  * BENCH_REPLICAS (default 1): service processes on one database, the deployment shape of one
@@ -30,7 +34,7 @@ import { overReplicas, redisUrl, report, runScript, scratchDatabase, sleep } fro
  */
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const agentCount = Number(process.env.BENCH_AGENTS ?? 16);
 const replicas = Number(process.env.BENCH_REPLICAS ?? 1);
 const only = process.env.BENCH_ONLY?.split(',');
@@ -126,7 +130,8 @@ function backendCpuMicros(before: Costs, after: Costs): number {
   return ticks * (1e6 / CLOCK_TICKS_PER_SECOND);
 }
 
-async function load(pg: Client, bases: string[], run: Run): Promise<void> {
+/** Runs `run` and reports it; resolves with its requests per second. */
+async function load(pg: Client, bases: string[], run: Run): Promise<number> {
   const before = await costs(pg, bases.length);
   let i = 0;
   let wrong = 0;
@@ -165,6 +170,36 @@ async function load(pg: Client, bases: string[], run: Run): Promise<void> {
     'Postgres round trips/request': ((after.roundTrips - before.roundTrips) / answered).toFixed(3),
     'Postgres backend CPU (us/request)': backendCpuMicros(before, after) / answered,
   });
+  return sum((r) => r.requests.average);
+}
+
+/** The floor's batched decision skeleton at the same connections: what the stack itself gives a decision now. */
+async function decisionFloor(): Promise<number> {
+  const floor = await startFloor(replicas);
+  try {
+    const results = await Promise.all(
+      floor.bases.map((base) =>
+        autocannon({
+          url: `${base}/decide-batched`,
+          method: 'POST',
+          connections: Math.ceil(connections / floor.bases.length),
+          duration: seconds,
+          requests: [{ setupRequest: (req) => ({ ...req, headers: { 'content-type': 'application/json' }, body: floorDecision() }) }],
+        }),
+      ),
+    );
+    const { sum, worst } = overReplicas(results);
+    const rate = sum((r) => r.requests.average);
+    report(`Decision floor: floor-app POST /decide-batched${floor.bases.length > 1 ? ` [${floor.bases.length} replicas]` : ''}`, {
+      'requests/s': rate,
+      'p50 (ms)': worst((r) => r.latency.p50),
+      'p99 (ms)': worst((r) => r.latency.p99),
+      'not 200': sum((r) => r.non2xx + r.errors + r.timeouts),
+    });
+    return rate;
+  } finally {
+    await floor.stop();
+  }
 }
 
 async function main(): Promise<void> {
@@ -203,7 +238,8 @@ async function main(): Promise<void> {
     if (runs('baseline')) await load(pg, bases, { title: 'Baseline: GET /.well-known/jwks.json (no database)', path: '/.well-known/jwks.json', method: 'GET', expect: 200, body: () => ({ headers: {}, body: '' }) });
     // Verify and consume need authorizations to spend, so they run this one too.
     if (runs('authorize') || runs('verify') || runs('consume')) await load(pg, bases, { title: `Allowed payment authorizations (${agentCount} agents, reservation + cosignature)`, path: '/control/v1/agent/payment_intents', expect: 201, body: payment });
-    if (runs('simulate')) await load(pg, bases, {
+    const floor = runs('floor') ? await decisionFloor() : null;
+    const simulated = runs('simulate') && await load(pg, bases, {
       title: 'Action simulations',
       path: '/control/v1/agent/actions/simulate',
       expect: 200,
@@ -212,6 +248,7 @@ async function main(): Promise<void> {
         body: JSON.stringify({ budget_id: as(i).budgetId, action_type: 'payment.create', resource: 'acme', cost_cents: 500, metadata: { category: 'office' } }),
       }),
     });
+    if (floor && simulated) report('Simulate / decision floor (same run)', { ratio: (simulated / floor).toFixed(2), target: '>= 0.8' });
     const tokens = (await pg.query(`SELECT cosignature FROM intents WHERE cosignature IS NOT NULL AND cosign_consumed_at IS NULL ORDER BY created_at DESC`)).rows.map((r) => r.cosignature as string);
     if (runs('verify')) await load(pg, bases, { title: 'Cosignature verify', path: '/control/v1/cosign/verify', expect: 200, body: () => ({ headers: {}, body: JSON.stringify({ authorization: tokens[0] }) }) });
     const spendable = tokens.slice(1);

@@ -1,7 +1,6 @@
 import autocannon from 'autocannon';
-import { Client } from 'pg';
-import { startAppProcess } from '@bursar/testing';
-import { overReplicas, redisUrl, report, scratchDatabase } from './bench-kit';
+import { overReplicas, report } from './bench-kit';
+import { floorDecision, startFloor } from './floor-kit';
 
 /*
  * `pnpm bench:floor`: what the fixed stack (Nest on Express, ioredis, pg, durable commits) can do
@@ -41,39 +40,22 @@ async function load(bases: string[], path: string, connections: number, title: s
 }
 
 async function main(): Promise<void> {
-  const db = await scratchDatabase('floor');
-  const pg = new Client({ connectionString: db.url });
-  const apps: Awaited<ReturnType<typeof startAppProcess>>[] = [];
+  const floor = await startFloor(replicas);
   try {
-    await pg.connect();
-    await pg.query(`ALTER DATABASE "${(await pg.query('SELECT current_database() AS name')).rows[0].name}" SET synchronous_commit = on`);
-    await pg.query(`
-      CREATE TABLE floor_balances (account text PRIMARY KEY, balance bigint NOT NULL);
-      CREATE TABLE floor_transactions (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now());
-      CREATE TABLE floor_postings (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-        transaction_id bigint NOT NULL REFERENCES floor_transactions, account text NOT NULL REFERENCES floor_balances, amount bigint NOT NULL);
-      CREATE TABLE floor_audit (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, snapshot jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
-      INSERT INTO floor_balances SELECT 'acct:' || i, 0 FROM generate_series(0, 49) i;`);
-    for (let r = 0; r < replicas; r++) {
-      apps.push(await startAppProcess('tools/bench/src/floor-app.ts', 'FLOOR_PORT', { FLOOR_DATABASE_URL: db.url, REDIS_URL: redisUrl() }));
-    }
-    const bases = apps.map((app) => `http://127.0.0.1:${app.port}`);
+    const { bases } = floor;
     const pair = () => {
       const i = Math.floor(Math.random() * 50);
       const j = (i + 1 + Math.floor(Math.random() * 49)) % 50;
       return JSON.stringify({ from: `acct:${i}`, to: `acct:${j}`, amount: 125 });
     };
     await load(bases, '/bare', 32, 'GET, no work, 32 connections');
-    const decision = () => JSON.stringify({ agent: `acct:${Math.floor(Math.random() * 50)}`, amount: 125 });
-    await load(bases, '/decide', 32, 'decision skeleton (Redis hit, one read, one audit insert), 32 connections', decision);
-    await load(bases, '/decide-batched', 32, 'the same with reads and inserts batched, 32 connections', decision);
+    await load(bases, '/decide', 32, 'decision skeleton (Redis hit, one read, one audit insert), 32 connections', floorDecision);
+    await load(bases, '/decide-batched', 32, 'the same with reads and inserts batched, 32 connections', floorDecision);
     for (const clients of [1, 4]) {
       await load(bases, '/transfer', clients, `transfer skeleton (Redis hit, BEGIN + lock, write, COMMIT), ${clients} client(s)`, pair);
     }
   } finally {
-    await Promise.all(apps.map((app) => app.stop()));
-    await pg.end();
-    await db.drop();
+    await floor.stop();
   }
 }
 

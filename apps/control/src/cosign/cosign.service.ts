@@ -122,7 +122,7 @@ export class CosignService {
       ...subject,
       ...claims,
     };
-    const token = signEs256({ kid: signing.kid, typ: 'JWT' }, payload, signing.key);
+    const token = await signEs256({ kid: signing.kid, typ: 'JWT' }, payload, signing.key);
     return { token, expires_at: new Date(payload.exp * 1000) };
   }
 

@@ -48,11 +48,15 @@ export interface InputsQuery {
 
 type RawBudget = Omit<BudgetFacts, 'budget_cents' | 'spent_cents' | 'reserved_cents'> & Record<'budget_cents' | 'spent_cents' | 'reserved_cents', string>;
 
-/** An audit row written with an intent; its snapshot gets the intent's timestamps and reserved headroom in SQL. */
+/**
+ * An audit row written with an intent. Its snapshot leaves the decision out: SQL puts the intent's
+ * stored decision there (reserved headroom included) with the intent's timestamps, so the decision
+ * travels and is parsed once per authorization, not twice.
+ */
 export interface IntentAudit extends Omit<AuditEntry, 'snapshot'> {
   snapshot: Record<string, unknown>;
-  /** Where the decision's `headroom.session_remaining_cents` sits inside the snapshot. */
-  headroomPath: string[];
+  /** Where the decision sits inside the snapshot. */
+  decisionPath: string[];
 }
 
 /** The columns an audit row takes from its entry, beside its workspace, subject id and trace. */
@@ -213,8 +217,19 @@ export class AuthorizationRepository {
 
   private writeIntents(writes: IntentWrite[]): Promise<RawRecorded[]> {
     const rows = writes.map(({ intent, audit, version }) => {
-      const own = Object.entries(auditColumns(audit)).map(([column, value]) => [`a_${column}`, value]);
-      return { ...intent, ...Object.fromEntries(own), a_path: audit.headroomPath, pv_id: version?.id ?? null, pv_rules: version?.rules ?? null };
+      // Named fields rather than a mapped copy of the audit columns: this runs for every authorization.
+      const a = auditColumns(audit);
+      return {
+        ...intent,
+        a_subject_type: a.subject_type,
+        a_action: a.action,
+        a_snapshot: a.snapshot,
+        a_actor_type: a.actor_type,
+        a_actor_id: a.actor_id,
+        a_path: audit.decisionPath,
+        pv_id: version?.id ?? null,
+        pv_rules: version?.rules ?? null,
+      };
     });
     return preparedQuery<RawRecorded>(this.dataSource, WRITE_INTENTS, [JSON.stringify(rows)]);
   }
@@ -258,15 +273,13 @@ const WRITE_INTENTS = `
     SELECT ${INSERT_COLUMNS.map(intentValue).join(', ')}
       FROM q LEFT JOIN reserved r ON r.n = q.n
      WHERE q.reserved_cents = 0 OR r.before IS NOT NULL
-    RETURNING id, created_at, updated_at
+    RETURNING id, created_at, updated_at, decision
   ), audit AS (
     INSERT INTO audit_events (workspace_id, subject_type, subject_id, action, trace_id, snapshot, actor_type, actor_id)
     SELECT q.workspace_id, q.a_subject_type, q.id, q.a_action, q.trace_id,
-           jsonb_set(jsonb_set(
-             CASE WHEN r.before IS NULL THEN q.a_snapshot ELSE jsonb_set(q.a_snapshot, q.a_path, to_jsonb(r.before)) END,
-             '{created_at}', ${iso('i.created_at')}), '{updated_at}', ${iso('i.updated_at')}),
+           jsonb_set(jsonb_set(jsonb_set(q.a_snapshot, q.a_path, i.decision), '{created_at}', ${iso('i.created_at')}), '{updated_at}', ${iso('i.updated_at')}),
            q.a_actor_type, q.a_actor_id
-      FROM intent i JOIN q ON q.id = i.id LEFT JOIN reserved r ON r.n = q.n
+      FROM intent i JOIN q ON q.id = i.id
   ), version AS (
     INSERT INTO policy_versions (workspace_id, id, rules)
     SELECT DISTINCT ON (q.workspace_id, q.pv_id) q.workspace_id, q.pv_id, q.pv_rules FROM q WHERE q.pv_id IS NOT NULL

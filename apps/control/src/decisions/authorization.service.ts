@@ -324,11 +324,11 @@ export class AuthorizationService {
     return { subject_type: names.subject_type, subject_id: intent.id, action: `${names.prefix}.${event}`, trace_id: intent.trace_id, snapshot, actor: { type: 'agent' as const, id: agent.id } };
   }
 
-  /** For the single-statement write, which fills in the timestamps and the reserved headroom. */
+  /** For the single-statement write, which fills in the stored decision (reserved headroom included) and the timestamps. */
   private auditOf(intent: NewIntent, event: Outcome, agent: Agent): IntentAudit {
-    const snapshot = presentIntent({ ...intent, created_at: null, updated_at: null } as unknown as Intent);
-    const headroomPath = [...(intent.kind === 'payment' ? ['decision_context'] : []), 'decision', 'headroom', 'session_remaining_cents'];
-    return { ...this.auditEntry(intent, event, agent, snapshot), headroomPath };
+    const snapshot = presentIntent({ ...intent, decision: undefined, created_at: null, updated_at: null } as unknown as Intent);
+    const decisionPath = [...(intent.kind === 'payment' ? ['decision_context'] : []), 'decision'];
+    return { ...this.auditEntry(intent, event, agent, snapshot), decisionPath };
   }
 
   private async record(em: EntityManager, intent: Intent, event: Outcome | 'failed', agent: Agent): Promise<void> {

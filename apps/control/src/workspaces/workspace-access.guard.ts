@@ -1,5 +1,6 @@
-import { CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { ApiExtension } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { Identity } from '../identity/identity-token.verifier';
 import { Capability } from './workspace-roles';
@@ -10,8 +11,12 @@ type WorkspaceRequest = Request & { identity?: Identity; workspaceAccess?: Works
 
 const CAPABILITY = Symbol('capability');
 
-/** The capability a workspace route needs; runs after IdentityGuard. */
-export const RequireCapability = (capability: Capability) => SetMetadata(CAPABILITY, capability);
+/**
+ * The capability a workspace route needs; runs after IdentityGuard. The OpenAPI document names it
+ * (`x-required-capability`) because the method alone does not tell: a replay is a POST that only reads.
+ */
+export const RequireCapability = (capability: Capability) =>
+  applyDecorators(SetMetadata(CAPABILITY, capability), ApiExtension('x-required-capability', capability));
 
 /** Resolves `:workspace_slug` to the caller's membership and checks the route's capability. */
 @Injectable()

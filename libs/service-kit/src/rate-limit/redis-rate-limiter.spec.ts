@@ -55,6 +55,15 @@ describe('RedisRateLimiter', () => {
     silent.close();
   });
 
+  it('keeps no timer once no check waits for Redis', async () => {
+    const limiter = new RedisRateLimiter(redis, `test:${randomUUID()}`);
+    const pending = Promise.all(Array.from({ length: 5 }, () => limiter.hit('k', 10, 60_000)));
+    expect((limiter as unknown as { sweeper: unknown }).sweeper).not.toBeNull();
+    expect((await pending).every((d) => d.allowed && !d.degraded)).toBe(true);
+    await new Promise((r) => setTimeout(r, RATE_LIMIT_TIMEOUT_MS / 5 + 20));
+    expect((limiter as unknown as { sweeper: unknown }).sweeper).toBeNull();
+  });
+
   it('lets requests through when Redis is unreachable', async () => {
     const down = new Redis('redis://127.0.0.1:1', { maxRetriesPerRequest: 0, enableOfflineQueue: false, lazyConnect: true, retryStrategy: () => null });
     down.on('error', () => undefined);
