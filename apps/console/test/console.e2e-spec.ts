@@ -206,6 +206,20 @@ describe('console in a browser', () => {
     expect(denied.body.decision.rule).toBe('session_budget');
   });
 
+  it('tests a stricter draft against the last 7 days: totals and the decisions it would change', async () => {
+    await go('Policies', 'Policies');
+    await page.getByRole('button', { name: 'Edit policy of shopper' }).click();
+    const editor = page.getByRole('form', { name: 'Policy of shopper' });
+    // The 250.00 payment allowed above would now exceed the per-transaction cap.
+    await editor.getByLabel('Per-transaction cap (cents)').fill('20000');
+    await editor.getByRole('button', { name: 'Test against last 7 days' }).click();
+    const panel = editor.getByTestId('backtest');
+    await panel.getByTestId('backtest-summary').waitFor();
+    expect(await panel.getByTestId('backtest-summary').textContent()).toMatch(/^\d+ requests re-decided; [1-9]\d* would change\.$/);
+    await panel.getByTestId('backtest-changes').getByRole('cell', { name: 'denied by per_transaction_cap' }).first().waitFor();
+    await panel.getByRole('cell', { name: '250.00 USD' }).first().waitFor();
+  });
+
   it('charts spending and reads the audit log', async () => {
     await go('Spending', 'Spending');
     await page.getByTestId('chart-time').locator('svg.recharts-surface').first().waitFor();

@@ -5,6 +5,8 @@ import { ErrorBox, money, Status, useLoad } from '../ui';
 
 type Policy = Schemas['PolicySchema'];
 type Draft = Schemas['PolicyDraftDto'];
+type Backtest = Schemas['PolicyBacktestSchema'];
+type Change = Schemas['PolicyBacktestChangeSchema'];
 
 const CAPS = [
   ['per_transaction_cap_cents', 'Per-transaction cap (cents)'],
@@ -252,6 +254,7 @@ function PolicyEditor({ policy, agentName, onSaved }: { policy: Policy; agentNam
           <p aria-busy="true">Previewing…</p>
         )}
       </fieldset>
+      <BacktestPanel agentId={policy.agent_id} draft={draftOf(form).draft} />
       <ErrorBox error={formError} />
       {can('manage_policy') ? (
         <button type="submit">Save policy</button>
@@ -260,5 +263,135 @@ function PolicyEditor({ policy, agentName, onSaved }: { policy: Policy; agentNam
       )}
       {saved && <p role="status">Saved.</p>}
     </form>
+  );
+}
+
+const OUTCOMES = ['allowed', 'requires_approval', 'denied'] as const;
+const DAY_MS = 86_400_000;
+
+/** "Test against the last 7 / 30 days": the draft re-decides the agent's recorded requests (a policy backtest). */
+function BacktestPanel({ agentId, draft }: { agentId: string; draft: Draft | undefined }) {
+  const { api, workspace } = useConsole();
+  const [run, setRun] = useState<Backtest>();
+  const [changes, setChanges] = useState<Change[]>([]);
+  const [more, setMore] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const path = { workspace_slug: workspace.slug };
+
+  const loadChanges = async (id: string, after?: string) => {
+    const page = await unwrap(
+      api.GET('/control/v1/workspaces/{workspace_slug}/policy_backtests/{id}/changes', {
+        params: { path: { ...path, id }, query: { limit: 20, ...(after && { starting_after: after }) } },
+      }),
+    );
+    setChanges((shown) => (after ? [...shown, ...page.data] : page.data));
+    setMore(page.has_more);
+  };
+
+  const start = async (days: number) => {
+    if (!draft) return;
+    setError(undefined);
+    setRun(undefined);
+    setChanges([]);
+    try {
+      const to = new Date();
+      let current = (
+        await unwrap(
+          api.POST('/control/v1/workspaces/{workspace_slug}/policy_backtests', {
+            params: { path },
+            body: { agent_id: agentId, policy: draft, from: new Date(to.getTime() - days * DAY_MS).toISOString(), to: to.toISOString() },
+          }),
+        )
+      ).data;
+      setRun(current);
+      // A large window runs on control's queue: follow it until it settles.
+      while (current.status === 'queued' || current.status === 'running') {
+        await new Promise((r) => window.setTimeout(r, 1000));
+        current = (await unwrap(api.GET('/control/v1/workspaces/{workspace_slug}/policy_backtests/{id}', { params: { path: { ...path, id: current.id } } }))).data;
+        setRun(current);
+      }
+      if (current.status === 'completed') await loadChanges(current.id);
+    } catch (err) {
+      setError(err);
+    }
+  };
+
+  const result = run?.result;
+  return (
+    <fieldset className="preview" aria-live="polite" data-testid="backtest">
+      <legend>Test against past requests</legend>
+      <p>
+        <button type="button" disabled={!draft} onClick={() => void start(7)}>
+          Test against last 7 days
+        </button>{' '}
+        <button type="button" disabled={!draft} onClick={() => void start(30)}>
+          Test against last 30 days
+        </button>
+      </p>
+      <ErrorBox error={error} />
+      {run && !result && <p aria-busy="true">Backtest {run.status}: {Math.round(run.progress * 100)}%</p>}
+      {run?.status === 'failed' && <p role="alert">Backtest failed: {run.failure_reason}</p>}
+      {result && (
+        <>
+          <p data-testid="backtest-summary">
+            {result.evaluated} requests re-decided; {result.changed} would change.
+          </p>
+          <table>
+            <thead>
+              <tr>
+                <th>Outcome</th>
+                <th>Recorded</th>
+                <th>Under this draft</th>
+              </tr>
+            </thead>
+            <tbody>
+              {OUTCOMES.map((o) => (
+                <tr key={o}>
+                  <td>{o}</td>
+                  <td>{result.totals.before[o]}</td>
+                  <td>{result.totals.after[o]}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {result.top_rules.length > 0 && <p>Rules that fired most: {result.top_rules.map((r) => `${r.rule} (${r.count})`).join(', ')}</p>}
+          {changes.length > 0 && (
+            <table data-testid="backtest-changes">
+              <thead>
+                <tr>
+                  <th>Request</th>
+                  <th>Amount</th>
+                  <th>Recorded</th>
+                  <th>Under this draft</th>
+                </tr>
+              </thead>
+              <tbody>
+                {changes.map((c) => (
+                  <tr key={c.intent_id}>
+                    <td>
+                      {c.action_type} {c.resource ?? ''} <span className="muted">{c.intent_id.slice(0, 8)}</span>
+                    </td>
+                    <td>{money(c.amount_cents, c.currency)}</td>
+                    <td>
+                      {c.original.outcome}
+                      {c.original.rule ? ` by ${c.original.rule}` : ''}
+                    </td>
+                    <td>
+                      {c.replayed.outcome}
+                      {c.replayed.rule ? ` by ${c.replayed.rule}` : ''}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          {more && run && (
+            <button type="button" onClick={() => void loadChanges(run.id, changes[changes.length - 1]?.intent_id).catch(setError)}>
+              More changes
+            </button>
+          )}
+        </>
+      )}
+    </fieldset>
   );
 }
