@@ -1,11 +1,11 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { generateSecretKey } from '@bursar/crypto';
+import { freePort } from '@bursar/dev-infra';
 import { startAppProcess, SWC_REGISTER } from '@bursar/testing';
 import { redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit';
 
@@ -33,17 +33,6 @@ const BASE = Date.parse('2026-01-01T00:00:00Z');
 const LIVE = { per_transaction_cap_cents: 5000, approval_threshold_cents: 4000, velocity_cap_cents: 100_000_000, velocity_window_seconds: 3600 };
 const STRICTER = { per_transaction_cap_cents: 4800, approval_threshold_cents: 3500, velocity_cap_cents: 40_000, velocity_window_seconds: 3600 };
 const peakRssFile = path.join(tmpdir(), `backtest-bench-rss-${process.pid}`);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The development identity provider (it has no /healthz: ready once it publishes its configuration). */
 async function startDevIdentity(secret: string): Promise<{ issuer: string; child: ChildProcess }> {
