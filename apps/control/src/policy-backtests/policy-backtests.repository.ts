@@ -73,10 +73,11 @@ const toBacktest = (row: RawBacktest): PolicyBacktest => ({ ...row, evaluated: N
 const ms = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`;
 
 /**
- * One page of an agent's or a workspace's decisions in (agent, created_at, id) order, after the
- * intent `$6` (keyset on the history index), with only the columns a backtest reads.
+ * One page of an agent's or a workspace's decisions in (agent, created_at, id) order, with only the
+ * columns a backtest reads. Later pages start after the intent `$6`: without a cursor-less branch in
+ * the SQL the row comparison is an index bound, not a filter re-reading every earlier page.
  */
-const HISTORY_PAGE = `
+const HISTORY_PAGE_FROM = (after: string) => `
   SELECT i.id, i.workspace_id, i.agent_id, i.budget_id, i.action_type, i.resource, i.amount_cents::text AS amount_cents, i.currency,
          CASE WHEN $8 THEN i.metadata END AS metadata,
          ${ms('i.created_at')} AS at,
@@ -88,9 +89,11 @@ const HISTORY_PAGE = `
     FROM intents i
    WHERE i.workspace_id = $1 AND ($2::uuid IS NULL OR i.agent_id = $2)
      AND i.created_at >= $3 AND i.created_at < $5
-     AND ($6::uuid IS NULL OR (i.agent_id, i.created_at, i.id) > (SELECT c.agent_id, c.created_at, c.id FROM intents c WHERE c.id = $6))
+     AND ${after}
    ORDER BY i.agent_id, i.created_at, i.id
    LIMIT $7`;
+const FIRST_HISTORY_PAGE = HISTORY_PAGE_FROM('$6::uuid IS NULL');
+const NEXT_HISTORY_PAGE = HISTORY_PAGE_FROM('(i.agent_id, i.created_at, i.id) > (SELECT c.agent_id, c.created_at, c.id FROM intents c WHERE c.id = $6)');
 
 @Injectable()
 export class PolicyBacktestsRepository {
@@ -144,7 +147,7 @@ export class PolicyBacktestsRepository {
   }
 
   async historyPage(q: HistoryQuery): Promise<HistoryRecord[]> {
-    const rows = await preparedQuery<RawHistory>(this.dataSource, HISTORY_PAGE, [
+    const rows = await preparedQuery<RawHistory>(this.dataSource, q.after === null ? FIRST_HISTORY_PAGE : NEXT_HISTORY_PAGE, [
       q.workspaceId,
       q.agentId,
       new Date(q.warmFrom),
