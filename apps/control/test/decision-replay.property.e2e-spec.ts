@@ -14,13 +14,14 @@ type Op =
   | { op: 'act'; cost: number; type: string }
   | { op: 'pay'; amount: number; counterparty: string }
   | { op: 'approve' | 'deny' | 'complete' | 'fail'; pick: number }
-  | { op: 'policy'; policy: Record<string, number> };
+  | { op: 'policy'; policy: Record<string, unknown> };
 
 const policyArb = fc.record({
   per_transaction_cap_cents: fc.integer({ min: 500, max: 3_000 }),
   approval_threshold_cents: fc.integer({ min: 200, max: 2_500 }),
   velocity_cap_cents: fc.integer({ min: 1_000, max: 8_000 }),
   velocity_window_seconds: fc.constantFrom(60, 3_600),
+  counterparty_allowlist: fc.constantFrom([], ['acme'], ['acme', 'globex']),
 });
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ op: fc.constant('act' as const), cost: fc.integer({ min: 0, max: 3_500 }), type: fc.constantFrom('email.send', 'api.call') }) },
@@ -53,7 +54,7 @@ describe('decision replay (property)', () => {
     return wrong;
   }
 
-  async function run(policy: Record<string, number>, budgetCents: number, ops: Op[]) {
+  async function run(policy: Record<string, unknown>, budgetCents: number, ops: Op[]) {
     const agent: TestAgent = await agentWithPolicy(s, policy, budgetCents);
     const recorded: { kind: Kind; id: string; decision: Record<string, unknown> }[] = [];
     const held: { kind: Kind; id: string }[] = [];
@@ -104,7 +105,7 @@ describe('decision replay (property)', () => {
     // The histories held every outcome, so replay was tested against each.
     expect(new Set(all.map((r) => r.decision.outcome))).toEqual(new Set(['allowed', 'requires_approval', 'denied']));
     // ...and rules that read recorded counters (window spend, budget), not only the request itself.
-    expect(all.map((r) => r.decision.rule)).toEqual(expect.arrayContaining(['velocity_cap', 'per_transaction_cap']));
+    expect(all.map((r) => r.decision.rule)).toEqual(expect.arrayContaining(['velocity_cap', 'per_transaction_cap', 'counterparty_allowlist']));
     expect(new Set(all.map((r) => r.decision.policy_version)).size).toBeGreaterThan(3);
     await s.t.restart();
     expect(await replayAll(all)).toEqual([]);
