@@ -216,6 +216,8 @@ describe('console in a browser', () => {
     const panel = editor.getByTestId('backtest');
     await panel.getByTestId('backtest-summary').waitFor();
     expect(await panel.getByTestId('backtest-summary').textContent()).toMatch(/^\d+ requests re-decided; [1-9]\d* would change\.$/);
+    // Totals carry the amounts per currency next to the counts.
+    expect(await panel.getByTestId('backtest-totals').textContent()).toMatch(/denied\d+ · [\d.]+ USD\d+ · [\d.]+ USD/);
     await panel.getByTestId('backtest-changes').getByRole('cell', { name: 'denied by per_transaction_cap' }).first().waitFor();
     await panel.getByRole('cell', { name: '250.00 USD' }).first().waitFor();
   });

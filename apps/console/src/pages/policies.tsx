@@ -336,7 +336,7 @@ function BacktestPanel({ agentId, draft }: { agentId: string; draft: Draft | und
           <p data-testid="backtest-summary">
             {result.evaluated} requests re-decided; {result.changed} would change.
           </p>
-          <table>
+          <table data-testid="backtest-totals">
             <thead>
               <tr>
                 <th>Outcome</th>
@@ -348,8 +348,14 @@ function BacktestPanel({ agentId, draft }: { agentId: string; draft: Draft | und
               {OUTCOMES.map((o) => (
                 <tr key={o}>
                   <td>{o}</td>
-                  <td>{result.totals.before[o]}</td>
-                  <td>{result.totals.after[o]}</td>
+                  <td>
+                    {result.totals.before[o]}
+                    {Object.entries(result.amounts).map(([cur, a]) => ` · ${money(a.before[o], cur)}`)}
+                  </td>
+                  <td>
+                    {result.totals.after[o]}
+                    {Object.entries(result.amounts).map(([cur, a]) => ` · ${money(a.after[o], cur)}`)}
+                  </td>
                 </tr>
               ))}
             </tbody>
