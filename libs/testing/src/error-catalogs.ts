@@ -40,3 +40,25 @@ export function declaredErrorCodes(srcDir: string): DeclaredCode[] {
   walk(srcDir);
   return found;
 }
+
+/**
+ * The checks every service's catalogs share: at least `minFiles` errors files (so the walk found
+ * them), the `sample` codes among them, and each code with a message and a hint of its own.
+ */
+export function describeErrorCatalogs(service: string, srcDir: string, minFiles: number, sample: string[]): DeclaredCode[] {
+  const codes = declaredErrorCodes(srcDir);
+  describe(`${service} error catalogs`, () => {
+    it('are found (every module declares its codes in an errors file)', () => {
+      expect(new Set(codes.map((c) => c.file)).size).toBeGreaterThanOrEqual(minFiles);
+      expect(codes.map((c) => c.code)).toEqual(expect.arrayContaining(sample));
+    });
+
+    it.each(codes.map((c) => [`${c.file} ${c.code}${c.param ? ` raised with param ${c.param}` : ''}`, c] as const))('%s has a message and a hint of its own', (_, c) => {
+      expect(c.message.trim().length).toBeGreaterThan(10);
+      expect(c.hint.trim().length).toBeGreaterThan(10);
+      expect(c.hint).not.toBe(c.message);
+      expect(c.status).toBeGreaterThanOrEqual(400);
+    });
+  });
+  return codes;
+}
