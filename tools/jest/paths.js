@@ -1,4 +1,4 @@
-// Maps the tsconfig path aliases (@bursar/*) to source files so tests run without a build.
+// Maps the tsconfig path aliases (@bursar/*, relative to the tsconfig) to source files so tests run without a build.
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -7,7 +7,7 @@ function pathsToModuleNameMapper(tsconfigPath) {
   const root = path.dirname(tsconfigPath);
   const mapper = {};
   for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
-    mapper[`^${alias.replace('/', '\\/')}$`] = path.join(root, compilerOptions.baseUrl, target);
+    mapper[`^${alias.replace('/', '\\/')}$`] = path.join(root, target);
   }
   return mapper;
 }

@@ -2,7 +2,7 @@ import type { Options, Result, ResultPromise } from 'execa';
 
 type Execa = typeof import('execa').execa;
 
-// execa is ESM-only: loaded on first use (Node >= 20.19 loads it from this CommonJS build too).
+// execa is ESM-only: loaded on first use (Node 24 loads it from this CommonJS build too).
 let loading: Promise<Execa> | undefined;
 function execaOf(): Promise<Execa> {
   return (loading ??= import('execa').then((m) => m.execa));

@@ -4,7 +4,7 @@ import Ajv2020 from 'ajv/dist/2020';
 
 /**
  * The validator is ESM only and reads its schemas through `import.meta`, which jest's CommonJS
- * runtime cannot load on Node 20; it runs in a plain Node process instead, the document on stdin.
+ * runtime cannot load; it runs in a plain Node process instead, the document on stdin.
  */
 const VALIDATE = `
 import { Validator } from '@seriousme/openapi-schema-validator';

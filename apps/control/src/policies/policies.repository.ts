@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, type QueryDeepPartialEntity } from 'typeorm';
 import { parseCents } from '../common/cents.transformer';
 import { ListQueryDto, Page, paginate } from '../common/pagination';
 import { Policy } from './policy.entity';
@@ -77,7 +77,8 @@ export class PoliciesRepository {
     await em
       .createQueryBuilder()
       .update(Policy)
-      .set({ ...fields, version: () => 'version + 1' })
+      // TypeORM's deep-partial type cannot follow the recursive Condition union inside `rules` (a jsonb column written whole).
+      .set({ ...fields, version: () => 'version + 1' } as QueryDeepPartialEntity<Policy>)
       .where('workspace_id = :workspaceId AND id = :id', { workspaceId, id })
       .execute();
     return (await this.find(workspaceId, id, em)) as Policy;

@@ -32,12 +32,13 @@ describe('RedisRateLimiter', () => {
   });
 
   it('lets a request through once Redis is slower than the rate-limit timeout', async () => {
-    // A server that completes the client's handshake (CLIENT ..., INFO) and never answers a script.
+    // A server that completes the client's handshake (refuses HELLO as a RESP2-only server does, then CLIENT ..., INFO) and never answers a script.
     const silent = createServer((socket) =>
       socket.on('data', (data) => {
         for (const command of data.toString().split(/\*\d+\r\n/).slice(1)) {
           const name = command.split('\r\n')[1].toLowerCase();
-          if (name === 'info') socket.write('$9\r\nloading:0\r\n');
+          if (name === 'hello') socket.write("-ERR unknown command 'hello'\r\n");
+          else if (name === 'info') socket.write('$9\r\nloading:0\r\n');
           else if (name === 'client') socket.write('+OK\r\n');
         }
       }),
