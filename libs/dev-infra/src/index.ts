@@ -6,3 +6,4 @@ export * from './static-server';
 export * from './build-if-stale';
 export * from './gateway';
 export * from './publish-build';
+export * from './tool-usage';
