@@ -18,6 +18,8 @@ try {
     [
       'apps', 'libs', 'tools', '--config-file', '.swcrc', '-d', staging, '--copy-files', '--only', '**/*.ts',
       '--ignore', 'apps/console/**,**/*.spec.ts,**/*.e2e-spec.ts,**/test/**',
+      // Errors only: the operator CLIs build first, and their stderr is for their JSON errors.
+      '--quiet',
     ],
     { cwd: root, stdio: 'inherit' },
   );
