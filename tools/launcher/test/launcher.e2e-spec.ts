@@ -1,4 +1,5 @@
 import { ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,6 +19,19 @@ const STARTED = 'Ctrl-C stops everything.';
 /** Each CLI run starts Node and loads the app's modules: a second or two apiece on a busy machine. */
 const CLI_TEST_TIMEOUT_MS = 90_000;
 
+/** Each compiled file the stack loads, with its inode and mtime: a build that rewrites it in place changes the mtime. */
+function distStamps(): Map<string, string> {
+  const stamps = new Map<string, string>();
+  for (const top of ['apps', 'libs', 'tools']) {
+    for (const name of readdirSync(path.join(root, 'dist', top), { recursive: true, encoding: 'utf8' })) {
+      const file = path.join(root, 'dist', top, name);
+      const info = statSync(file);
+      if (info.isFile()) stamps.set(file, `${info.ino}:${info.mtimeMs}`);
+    }
+  }
+  return stamps;
+}
+
 interface Cli {
   code: number;
   stdout: string;
@@ -33,6 +47,8 @@ describe('pnpm start with the operator tools beside it', () => {
   let gateway: string;
   /** Two `pnpm -s ledger:admin create-test-client` started the moment the launcher said it was up. */
   let atOnce: Promise<Cli[]>;
+  /** dist/ as it was when they started. */
+  let distBefore: Map<string, string>;
   const ports: Record<string, number> = {};
 
   /**
@@ -85,7 +101,10 @@ describe('pnpm start with the operator tools beside it', () => {
       const check = () => {
         // As a new user does: an operator command the moment the stack says it is up, here two at once,
         // each building first while the launcher's first start makes its own test client.
-        if (!atOnce && output.includes(UP)) atOnce = Promise.all([1, 2].map(() => cli('ledger', ['create-test-client'], {}, true)));
+        if (!atOnce && output.includes(UP)) {
+          distBefore = distStamps();
+          atOnce = Promise.all([1, 2].map(() => cli('ledger', ['create-test-client'], {}, true)));
+        }
         if (output.includes(STARTED)) {
           clearTimeout(timer);
           resolve();
@@ -124,6 +143,9 @@ describe('pnpm start with the operator tools beside it', () => {
 
   it('runs two create-test-client at once the moment it is up, and the stack stays healthy', async () => {
     const runs = await atOnce;
+    // Their builds (from unchanged sources) rewrote nothing the running stack loads from.
+    const after = distStamps();
+    expect([...distBefore].filter(([file, stamp]) => after.get(file) !== stamp).map(([file]) => path.relative(root, file))).toEqual([]);
     for (const run of runs) expect({ code: run.code, stderr: run.stderr, client: run.json.client_id }).toEqual({ code: 0, stderr: '', client: expect.stringMatching(/^client_/) });
     expect(runs[0].json.client_id).not.toBe(runs[1].json.client_id);
     // The first start made and printed its own client beside them, and nothing was retried or stopped.
