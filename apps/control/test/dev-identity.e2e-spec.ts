@@ -1,7 +1,8 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { createDevIdentityProvider, tokenCommand } from '../src/dev-identity/dev-identity-provider';
+import { createDevIdentityProvider } from '../src/dev-identity/dev-identity-provider';
+import { tokenCommand } from '../src/dev-identity/dev-identity-token';
 import { ControlTestApp, startControlTestApp } from './control-test-app';
 import { bearer } from './control-fixtures';
 

@@ -5,3 +5,5 @@ export * from './process-supervisor';
 export * from './static-server';
 export * from './build-if-stale';
 export * from './gateway';
+export * from './publish-build';
+export * from './tool-usage';

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { generateSecretKey } from '@bursar/crypto';
-import { freePort } from '@bursar/dev-infra';
+import { freePort, toolSettings } from '@bursar/dev-infra';
 import { startAppProcess, SWC_REGISTER } from '@bursar/testing';
-import { redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit';
+import { BENCH_SERVERS, redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit';
 
 /*
  * `pnpm bench:backtest`: the real control service (a child process) on a scratch database backtests
@@ -26,7 +26,16 @@ import { redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit
  *  - A check: the draft equal to the live policy, in independent mode, must change nothing.
  */
 
-const decisions = Number(process.env.BACKTEST_DECISIONS ?? 1_000_000);
+const settings = toolSettings({
+  command: 'pnpm bench:backtest',
+  summary: 'The real control service backtests a stricter policy draft over recorded decisions seeded with SQL: decisions/s end\nto end and peak RSS; an equal draft in independent mode must change nothing.',
+  env: {
+    BACKTEST_DECISIONS: { help: 'recorded decisions to backtest over', default: '1000000' },
+    BENCH_NODE_OPTIONS: { help: 'passed to the service process, e.g. `-r ./some-preload.js`' },
+    ...BENCH_SERVERS,
+  },
+});
+const decisions = Number(settings.BACKTEST_DECISIONS);
 const AGENTS = 100;
 const DAYS = 30;
 const BASE = Date.parse('2026-01-01T00:00:00Z');
@@ -170,7 +179,7 @@ async function main(): Promise<void> {
       IDENTITY_ISSUER: identity.issuer,
       IDENTITY_AUDIENCE: 'urn:bursar:control',
       BENCH_PEAK_RSS_FILE: peakRssFile,
-      NODE_OPTIONS: `--require ${path.join(__dirname, 'peak-rss.preload.js')} ${process.env.BENCH_NODE_OPTIONS ?? ''}`,
+      NODE_OPTIONS: `--require ${path.join(__dirname, 'peak-rss.preload.js')} ${settings.BENCH_NODE_OPTIONS ?? ''}`,
     });
     const baseUrl = `http://127.0.0.1:${app.port}`;
     const token = await personToken(identity.issuer, secret);

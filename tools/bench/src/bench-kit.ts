@@ -1,4 +1,5 @@
 import type autocannon from 'autocannon';
+import type { ToolSetting } from '@bursar/dev-infra';
 import { createTestDatabase, runScript, TestDatabase } from '@bursar/testing';
 
 /*
@@ -8,6 +9,12 @@ import { createTestDatabase, runScript, TestDatabase } from '@bursar/testing';
 
 // The bench tools run scripts through bench-kit, like everything else they share.
 export { runScript };
+
+/** The servers every bench uses, as its --help shows them. */
+export const BENCH_SERVERS = {
+  BENCH_DATABASE_URL: { help: 'PostgreSQL server the scratch databases go on (TEST_DATABASE_URL wins when set)', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
+  REDIS_URL: { help: 'Redis the services use', default: 'redis://127.0.0.1:6379' },
+} satisfies Record<string, ToolSetting>;
 
 /** Totals and worst values over the load generators of one run, one per service replica. */
 export function overReplicas(results: autocannon.Result[]) {
@@ -19,12 +26,12 @@ export function overReplicas(results: autocannon.Result[]) {
 
 /** A fresh database on BENCH_DATABASE_URL's server (default the local one), dropped by `drop()`. */
 export function scratchDatabase(label: string): Promise<TestDatabase> {
-  process.env.TEST_DATABASE_URL ??= process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  process.env.TEST_DATABASE_URL ??= process.env.BENCH_DATABASE_URL ?? BENCH_SERVERS.BENCH_DATABASE_URL.default;
   return createTestDatabase(`bench_${label}`);
 }
 
 export function redisUrl(): string {
-  return process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  return process.env.REDIS_URL ?? BENCH_SERVERS.REDIS_URL.default;
 }
 
 

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { digestSecret, generateSecretKey, randomToken } from '@bursar/crypto';
 import { startAppProcess } from '@bursar/testing';
-import { overReplicas, redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit';
+import { toolSettings } from '@bursar/dev-infra';
+import { BENCH_SERVERS, overReplicas, redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit';
 import { floorDecision, startFloor } from './floor-kit';
 
 /*
@@ -33,11 +34,25 @@ import { floorDecision, startFloor } from './floor-kit';
  * the Postgres backends serving the bench database.
  */
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
-const agentCount = Number(process.env.BENCH_AGENTS ?? 16);
-const replicas = Number(process.env.BENCH_REPLICAS ?? 1);
-const only = process.env.BENCH_ONLY?.split(',');
+const settings = toolSettings({
+  command: 'pnpm bench:control',
+  summary: 'The real control service on a scratch database, loaded with autocannon: payment authorizations, simulations (against\nthe floor app), cosignature verify and consume, and policy evaluation in process beside json-logic-js.',
+  env: {
+    BENCH_SECONDS: { help: 'seconds per HTTP run', default: '10' },
+    BENCH_CONNECTIONS: { help: 'connections per HTTP run (the targets\' figure)', default: '16' },
+    BENCH_AGENTS: { help: 'agents the load is spread over', default: '16' },
+    BENCH_ONLY: { help: 'comma list of baseline, authorize, floor, simulate, verify, consume, evaluation (default all)' },
+    BENCH_REPLICAS: { help: 'service processes on one database, the load split evenly across them', default: '1' },
+    BENCH_NODE_OPTIONS: { help: 'passed to the service processes, e.g. `-r ./some-preload.js`' },
+    BENCH_CPU_PROF: { help: '<file.cpuprofile>: a CPU profile of the service (replica r > 0 writes <file>.r)' },
+    ...BENCH_SERVERS,
+  },
+});
+const seconds = Number(settings.BENCH_SECONDS);
+const connections = Number(settings.BENCH_CONNECTIONS);
+const agentCount = Number(settings.BENCH_AGENTS);
+const replicas = Number(settings.BENCH_REPLICAS);
+const only = settings.BENCH_ONLY?.split(',');
 const runs = (name: string) => !only || only.includes(name);
 /** USER_HZ of /proc's CPU times: 100 on Linux. */
 const CLOCK_TICKS_PER_SECOND = 100;
@@ -215,8 +230,8 @@ async function main(): Promise<void> {
   const serviceEnv = (replica: number) => ({
     ...env,
     BENCH_ROUND_TRIPS_FILE: costFile(replica),
-    NODE_OPTIONS: `--require ${path.join(__dirname, 'service-costs.preload.js')} ${process.env.BENCH_NODE_OPTIONS ?? ''}`,
-    ...(process.env.BENCH_CPU_PROF && { BENCH_CPU_PROF_FILE: process.env.BENCH_CPU_PROF + (replica ? `.${replica}` : '') }),
+    NODE_OPTIONS: `--require ${path.join(__dirname, 'service-costs.preload.js')} ${settings.BENCH_NODE_OPTIONS ?? ''}`,
+    ...(settings.BENCH_CPU_PROF && { BENCH_CPU_PROF_FILE: settings.BENCH_CPU_PROF + (replica ? `.${replica}` : '') }),
   });
   const pg = new Client({ connectionString: db.url });
   const apps: Awaited<ReturnType<typeof startAppProcess>>[] = [];

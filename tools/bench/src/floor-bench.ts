@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
-import { overReplicas, report } from './bench-kit';
+import { toolSettings } from '@bursar/dev-infra';
+import { BENCH_SERVERS, overReplicas, report } from './bench-kit';
 import { floorDecision, startFloor } from './floor-kit';
 
 /*
@@ -10,8 +11,17 @@ import { floorDecision, startFloor } from './floor-kit';
  * BENCH_REPLICAS (default 1; each replica gets its share of the connections).
  */
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-const replicas = Number(process.env.BENCH_REPLICAS ?? 1);
+const settings = toolSettings({
+  command: 'pnpm bench:floor',
+  summary: 'What the fixed stack (Nest on Express, ioredis, pg, durable commits) can do on this machine before any of the\nservices\' own work, loaded by autocannon, so the speed targets can be read against it.',
+  env: {
+    BENCH_SECONDS: { help: 'seconds per run', default: '10' },
+    BENCH_REPLICAS: { help: 'floor app processes, each with its share of the connections', default: '1' },
+    ...BENCH_SERVERS,
+  },
+});
+const seconds = Number(settings.BENCH_SECONDS);
+const replicas = Number(settings.BENCH_REPLICAS);
 
 async function load(bases: string[], path: string, connections: number, title: string, body?: () => string): Promise<void> {
   // Fewer clients than replicas leaves the extra replicas idle.

@@ -6,7 +6,8 @@ import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { generateSecretKey } from '@bursar/crypto';
 import { startAppProcess } from '@bursar/testing';
-import { ledgerBenchClient, overReplicas, percentile, redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit';
+import { toolSettings } from '@bursar/dev-infra';
+import { BENCH_SERVERS, ledgerBenchClient, overReplicas, percentile, redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit';
 
 /*
  * `pnpm bench:ledger`: the real ledger service on a scratch database, loaded with two-posting
@@ -28,12 +29,25 @@ import { ledgerBenchClient, overReplicas, percentile, redisUrl, report, runScrip
  * transaction, every currency nets to zero and every balance row equals the sum of its postings.
  */
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const settings = toolSettings({
+  command: 'pnpm bench:ledger',
+  summary: 'The real ledger service on a scratch database, loaded with two-posting transfers by autocannon, each scenario beside\nits in-database twin; the books are checked afterwards.',
+  env: {
+    BENCH_SECONDS: { help: 'seconds per scenario', default: '10' },
+    BENCH_SLICES: { help: 'alternating HTTP and in-database slices per scenario', default: '3' },
+    BENCH_ONLY: { help: 'comma list of baseline, 1, 4, 20, hot (default all)' },
+    BENCH_REPLICAS: { help: 'service processes on one database, each scenario\'s clients shared out between them', default: '1' },
+    BENCH_NODE_OPTIONS: { help: 'passed to the service processes, e.g. `-r ./some-preload.js`' },
+    BENCH_CPU_PROF: { help: '<file.cpuprofile>: a CPU profile of the service (replica r > 0 writes <file>.r)' },
+    ...BENCH_SERVERS,
+  },
+});
+const seconds = Number(settings.BENCH_SECONDS);
 /** A scenario alternates HTTP and in-database slices, so both see the same machine load (others' runs come and go). */
-const slices = Math.max(1, Number(process.env.BENCH_SLICES ?? 3));
-const only = process.env.BENCH_ONLY?.split(',');
+const slices = Math.max(1, Number(settings.BENCH_SLICES));
+const only = settings.BENCH_ONLY?.split(',');
 const runs = (name: string) => !only || only.includes(name);
-const replicas = Number(process.env.BENCH_REPLICAS ?? 1);
+const replicas = Number(settings.BENCH_REPLICAS);
 const roundTripsFile = (replica: number) => path.join(tmpdir(), `ledger-bench-round-trips-${process.pid}-${replica}`);
 
 /** Counters that make a run's per-transfer cost visible: service round trips, database commits, bench CPU. */
@@ -320,8 +334,8 @@ async function main(): Promise<void> {
   const serviceEnv = (replica: number) => ({
     ...env,
     BENCH_ROUND_TRIPS_FILE: roundTripsFile(replica),
-    NODE_OPTIONS: `--require ${path.join(__dirname, 'service-costs.preload.js')} ${process.env.BENCH_NODE_OPTIONS ?? ''}`,
-    ...(process.env.BENCH_CPU_PROF && { BENCH_CPU_PROF_FILE: process.env.BENCH_CPU_PROF + (replica ? `.${replica}` : '') }),
+    NODE_OPTIONS: `--require ${path.join(__dirname, 'service-costs.preload.js')} ${settings.BENCH_NODE_OPTIONS ?? ''}`,
+    ...(settings.BENCH_CPU_PROF && { BENCH_CPU_PROF_FILE: settings.BENCH_CPU_PROF + (replica ? `.${replica}` : '') }),
   });
   const pg = new Client({ connectionString: db.url });
   const apps: Awaited<ReturnType<typeof startAppProcess>>[] = [];

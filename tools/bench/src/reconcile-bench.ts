@@ -4,7 +4,8 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { generateSecretKey } from '@bursar/crypto';
 import { startAppProcess } from '@bursar/testing';
-import { ledgerBenchClient, redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit';
+import { toolSettings } from '@bursar/dev-infra';
+import { BENCH_SERVERS, ledgerBenchClient, redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit';
 
 /*
  * `pnpm bench:reconcile`: the real ledger service on a scratch database reconciles BENCH_ROWS bank
@@ -20,7 +21,16 @@ import { ledgerBenchClient, redisUrl, report, runScript, scratchDatabase, sleep 
  * match exact and of one currency, and the counts as seeded. BENCH_ROWS=5000 is a CI-sized run.
  */
 
-const rows = Number(process.env.BENCH_ROWS ?? 100_000);
+const settings = toolSettings({
+  command: 'pnpm bench:reconcile',
+  summary: 'The real ledger service on a scratch database reconciles bank rows against as many bank postings, end to end through\nHTTP: rows/s and peak RSS; the matches are checked afterwards.',
+  env: {
+    BENCH_ROWS: { help: 'bank rows (5000 is a CI-sized run)', default: '100000' },
+    BENCH_NODE_OPTIONS: { help: 'passed to the service process, e.g. `-r ./some-preload.js`' },
+    ...BENCH_SERVERS,
+  },
+});
+const rows = Number(settings.BENCH_ROWS);
 const INGEST_BATCH = 1000;
 const DAY_MS = 86_400_000;
 const BASE = Date.parse('2026-01-01T00:00:00Z');
@@ -151,7 +161,7 @@ async function main(): Promise<void> {
     app = await startAppProcess('apps/ledger/src/main.ts', 'LEDGER_PORT', {
       ...env,
       BENCH_PEAK_RSS_FILE: peakRssFile,
-      NODE_OPTIONS: `--require ${path.join(__dirname, 'peak-rss.preload.js')} ${process.env.BENCH_NODE_OPTIONS ?? ''}`,
+      NODE_OPTIONS: `--require ${path.join(__dirname, 'peak-rss.preload.js')} ${settings.BENCH_NODE_OPTIONS ?? ''}`,
     });
     const baseUrl = `http://127.0.0.1:${app.port}`;
     const { token, ledgerId } = await ledgerBenchClient(env, baseUrl);

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { generateSecretKey } from '@bursar/crypto';
 import { startAppProcess, startWebhookReceiver, startWorkerProcess, WebhookReceiver } from '@bursar/testing';
-import { ledgerBenchClient, percentile, redisUrl, report, scratchDatabase, sleep } from './bench-kit';
+import { toolSettings } from '@bursar/dev-infra';
+import { BENCH_SERVERS, ledgerBenchClient, percentile, redisUrl, report, scratchDatabase, sleep } from './bench-kit';
 
 /*
  * `pnpm bench:webhooks`: the ledger service and BENCH_WORKERS worker processes (default 1) on a
@@ -14,9 +15,19 @@ import { ledgerBenchClient, percentile, redisUrl, report, scratchDatabase, sleep
  * Events are inserted into the events table directly, as the ledger's own transactions do.
  */
 
-const replicas = Number(process.env.BENCH_WORKERS ?? 1);
-const total = Number(process.env.BENCH_EVENTS ?? 10_000);
-const rate = Number(process.env.BENCH_RATE ?? 200);
+const settings = toolSettings({
+  command: 'pnpm bench:webhooks',
+  summary: 'The ledger service and worker processes on a scratch database deliver to a local receiver: the drain rate of events\ncommitted at once, then event-to-receipt latency at a steady rate for 10 s.',
+  env: {
+    BENCH_WORKERS: { help: 'worker processes', default: '1' },
+    BENCH_EVENTS: { help: 'events committed at once for the throughput run', default: '10000' },
+    BENCH_RATE: { help: 'events per second in the latency run', default: '200' },
+    ...BENCH_SERVERS,
+  },
+});
+const replicas = Number(settings.BENCH_WORKERS);
+const total = Number(settings.BENCH_EVENTS);
+const rate = Number(settings.BENCH_RATE);
 const LATENCY_SECONDS = 10;
 
 interface Ledger {

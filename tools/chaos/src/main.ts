@@ -1,20 +1,25 @@
+import { toolSettings } from '@bursar/dev-infra';
 import { check, LOG_DIR, printResult, ScenarioResult } from './chaos-kit';
 import { ChaosStack } from './chaos-stack';
 import { controlUnderRestart, replicaCaches } from './control-scenarios';
 import { ledgerKills, postgresRestarts, redisKill, Timing, workerKills } from './ledger-scenarios';
 
-/*
- * `pnpm chaos` (and `pnpm chaos:short`, CHAOS_SHORT=1): the fault campaign. It starts its own
- * PostgreSQL cluster and redis-server (never the shared ones), the real services as child
- * processes on scratch databases, and for each replica count in CHAOS_REPLICAS (default `1,2`;
- * short: `2`) runs every scenario, printing a table per scenario. CHAOS_ONLY (comma list of
- * postgres, ledger-kill, redis, workers, control, caches) picks scenarios. Exits 1 when an
- * invariant breaks.
- */
-
-const short = process.env.CHAOS_SHORT === '1';
-const replicaCounts = (process.env.CHAOS_REPLICAS ?? (short ? '2' : '1,2')).split(',').map(Number);
-const only = process.env.CHAOS_ONLY?.split(',');
+const settings = toolSettings({
+  command: 'pnpm chaos',
+  summary:
+    'The fault campaign (`pnpm chaos:short` is CHAOS_SHORT=1). It starts its own PostgreSQL cluster and redis-server (never the\n' +
+    'shared ones), the real services as child processes on scratch databases, and for each replica count runs every\n' +
+    'scenario, printing a table per scenario. Exits 1 when an invariant breaks.',
+  env: {
+    CHAOS_SHORT: { help: '1: a few seconds per scenario instead of about a minute', default: '0' },
+    CHAOS_REPLICAS: { help: 'comma list of replica counts of ledger, control and webhook-worker (default 1,2; short: 2)' },
+    CHAOS_ONLY: { help: 'comma list of scenarios to run: postgres, ledger-kill, redis, workers, control, caches (default all)' },
+    CHAOS_PG_BIN: { help: 'folder of the PostgreSQL binaries (initdb, pg_ctl) for its own cluster (default: found on the machine)' },
+  },
+});
+const short = settings.CHAOS_SHORT === '1';
+const replicaCounts = (settings.CHAOS_REPLICAS ?? (short ? '2' : '1,2')).split(',').map(Number);
+const only = settings.CHAOS_ONLY?.split(',');
 
 const timing: Timing = short
   ? { short, loadMs: 6_000, downMs: 2_000, retryMs: 30_000, drainMs: 30_000 }

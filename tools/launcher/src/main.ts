@@ -43,6 +43,9 @@ const STOP_TIMEOUT_MS = Number(env.LAUNCHER_STOP_TIMEOUT_MS ?? 10_000);
 /** Bounds on the one-shot steps: migrations, the operator CLI. */
 const SCRIPT_TIMEOUT_MS = 120_000;
 const HEALTH_TIMEOUT_MS = 60_000;
+/** Tries of a start-up step before it counts as failed; the waits between them double from the first. */
+const STEP_ATTEMPTS = 4;
+const STEP_FIRST_RETRY_MS = 500;
 
 const processes = new ProcessSupervisor({ stopTimeoutMs: STOP_TIMEOUT_MS });
 let postgres: EmbeddedPostgresHandle | undefined;
@@ -78,6 +81,10 @@ function gatewayRoutes(): GatewayRoute[] {
 
 function say(line: string): void {
   process.stdout.write(`[bursar] ${line}\n`);
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }
 
 /** Secret keys survive restarts in .data/secrets.json (mode 600) so encrypted rows stay readable. */
@@ -150,6 +157,21 @@ async function ledgerTestClient(childEnv: NodeJS.ProcessEnv): Promise<{ client_i
 }
 
 /**
+ * Prints the test client, made on the first start. The stack is up and healthy by then, so a
+ * failure here (after its retries) is reported and the stack runs on: the operator command makes one.
+ */
+async function showLedgerTestClient(childEnv: NodeJS.ProcessEnv): Promise<void> {
+  const client = await withRetries('making the ledger test client', () => ledgerTestClient(childEnv)).catch((e: unknown) => {
+    say(`could not make the ledger test client (${messageOf(e)}); the stack runs on, and \`pnpm -s ledger:admin create-test-client\` makes one`);
+  });
+  if (!client) return;
+  say('ledger test-mode OAuth client (client_credentials at POST /oauth/token):');
+  say(`  client_id     ${client.client_id}`);
+  say(`  client_secret ${client.client_secret}`);
+  if (client.ledger_id) say(`  ledger_id     ${client.ledger_id}`);
+}
+
+/**
  * What the operator CLIs need to work beside this stack with no set-up: the values it runs with
  * (secret keys by name only: they stay in secrets.json). Their own environment still wins.
  */
@@ -172,9 +194,27 @@ function writeSettingsFile(childEnv: NodeJS.ProcessEnv, secrets: Record<string, 
   say(`settings for the operator CLIs: ${writeLauncherSettings(dataDir, { settings, secrets: fromFile })}`);
 }
 
+/**
+ * Runs a one-shot start-up step (migrations, the first start's test client) up to STEP_ATTEMPTS
+ * times with doubling waits, saying why each failed: what runs beside the stack (an operator
+ * command migrating the same database, say) can upset one attempt without anything being wrong.
+ */
+async function withRetries<T>(what: string, work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (e) {
+      if (attempt >= STEP_ATTEMPTS || stopping) throw e;
+      const wait = STEP_FIRST_RETRY_MS * 2 ** (attempt - 1);
+      say(`${what} failed (attempt ${attempt} of ${STEP_ATTEMPTS}): ${messageOf(e)}; trying again in ${wait} ms`);
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+}
+
 async function migrate(script: string, childEnv: NodeJS.ProcessEnv, name: string): Promise<void> {
-  const out = await runScript(script, [], childEnv).catch((e: unknown) => {
-    throw new Error(`${name} migrations failed: ${e instanceof Error ? e.message : String(e)}`);
+  const out = await withRetries(`${name} migrations`, () => runScript(script, [], childEnv)).catch((e: unknown) => {
+    throw new Error(`${name} migrations failed: ${messageOf(e)}`);
   });
   if (out) process.stdout.write(out);
 }
@@ -238,7 +278,7 @@ async function stop(code: number, bySignal = false): Promise<void> {
   stopping = true;
   say('stopping');
   const step = (what: string, work: Promise<void> | undefined) =>
-    work?.catch((e: unknown) => say(`could not stop ${what}: ${e instanceof Error ? e.message : String(e)}`));
+    work?.catch((e: unknown) => say(`could not stop ${what}: ${messageOf(e)}`));
   await step('console', consoleSite?.close());
   await step('gateway', gateway?.close());
   await processes.stopAll();
@@ -286,7 +326,7 @@ async function main(): Promise<void> {
   for (const s of services) await run(`${s.entry}/main.js`, childEnv, s.name);
   await Promise.all(services.map((s) => waitHealthy(s.port, s.name)));
   gateway = await serveGateway({ port: GATEWAY_PORT, routes: gatewayRoutes() }).catch((e: unknown) => {
-    throw new Error(`the one origin could not listen on GATEWAY_PORT ${GATEWAY_PORT} (${e instanceof Error ? e.message : String(e)}); set GATEWAY_PORT to a free port`);
+    throw new Error(`the one origin could not listen on GATEWAY_PORT ${GATEWAY_PORT} (${messageOf(e)}); set GATEWAY_PORT to a free port`);
   });
   const issuer = devIssuer ?? env.IDENTITY_ISSUER;
   if (issuer && consoleEnabled) await startConsole(issuer);
@@ -300,14 +340,9 @@ async function main(): Promise<void> {
     const signIn = devIssuer ? ` (sign in with any email and the development secret ${childEnv.DEV_IDENTITY_SECRET})` : '';
     say(`  console         http://localhost:${CONSOLE_PORT}${signIn}`);
   }
-  if (postgres) {
-    const client = await ledgerTestClient(childEnv);
-    say('ledger test-mode OAuth client (client_credentials at POST /oauth/token):');
-    say(`  client_id     ${client.client_id}`);
-    say(`  client_secret ${client.client_secret}`);
-    if (client.ledger_id) say(`  ledger_id     ${client.ledger_id}`);
-  }
+  if (postgres) await showLedgerTestClient(childEnv);
   say('more ledger credentials (JSON): pnpm -s ledger:admin create-test-client; every operator command: pnpm -s ledger:admin --help');
+  if (devIssuer) say('a workspace, an agent key and an identity token for the control SDK (JSON): pnpm -s control:admin create-test-agent');
   if (devIssuer) {
     say(`development identity provider ${devIssuer} (set IDENTITY_ISSUER to use your own). A token for any person:`);
     say(
@@ -321,6 +356,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`[bursar] ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`[bursar] ${messageOf(err)}\n`);
   void stop(1);
 });

@@ -1,19 +1,36 @@
 import { ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '@bursar/dev-infra';
-import { createTestDatabase, pollUntil, TestDatabase, testRedisUrl } from '@bursar/testing';
+import { pollUntil, testRedisUrl } from '@bursar/testing';
 
 /**
- * `pnpm start` as a user runs it (the built dist, on ports and a data folder of its own), with the
- * operator CLIs run beside it bare: nothing in their environment but PATH, HOME and the data folder,
- * so every setting they use comes from the settings file the launcher wrote.
+ * `pnpm start` as a new user runs it (the built dist and its embedded PostgreSQL, on ports and a
+ * data folder of its own), with the operator CLIs run beside it bare: nothing in their environment
+ * but PATH, HOME and the data folder, so every setting they use comes from the settings file the
+ * launcher wrote.
  */
 const root = path.resolve(__dirname, '../../..');
+/** Printed once the services answer; the first start's own steps (the test client) come after it. */
+const UP = 'Bursar is up:';
 const STARTED = 'Ctrl-C stops everything.';
 /** Each CLI run starts Node and loads the app's modules: a second or two apiece on a busy machine. */
 const CLI_TEST_TIMEOUT_MS = 90_000;
+
+/** Each compiled file the stack loads, with its inode and mtime: a build that rewrites it in place changes the mtime. */
+function distStamps(): Map<string, string> {
+  const stamps = new Map<string, string>();
+  for (const top of ['apps', 'libs', 'tools']) {
+    for (const name of readdirSync(path.join(root, 'dist', top), { recursive: true, encoding: 'utf8' })) {
+      const file = path.join(root, 'dist', top, name);
+      const info = statSync(file);
+      if (info.isFile()) stamps.set(file, `${info.ino}:${info.mtimeMs}`);
+    }
+  }
+  return stamps;
+}
 
 interface Cli {
   code: number;
@@ -27,8 +44,11 @@ describe('pnpm start with the operator tools beside it', () => {
   let exited: Promise<number | null>;
   let output = '';
   let dataDir: string;
-  let databases: TestDatabase[];
   let gateway: string;
+  /** Two `pnpm -s ledger:admin create-test-client` started the moment the launcher said it was up. */
+  let atOnce: Promise<Cli[]>;
+  /** dist/ as it was when they started. */
+  let distBefore: Map<string, string>;
   const ports: Record<string, number> = {};
 
   /**
@@ -54,8 +74,7 @@ describe('pnpm start with the operator tools beside it', () => {
   beforeAll(async () => {
     execFileSync('pnpm', ['-s', 'build'], { cwd: root, stdio: 'ignore' });
     dataDir = await mkdtemp(path.join(tmpdir(), 'bursar-launcher-'));
-    databases = [await createTestDatabase('launcher_control'), await createTestDatabase('launcher_ledger')];
-    for (const name of ['CONTROL_PORT', 'LEDGER_PORT', 'WORKER_PORT', 'GATEWAY_PORT', 'DEV_IDENTITY_PORT']) ports[name] = await freePort();
+    for (const name of ['CONTROL_PORT', 'LEDGER_PORT', 'WORKER_PORT', 'GATEWAY_PORT', 'DEV_IDENTITY_PORT', 'EMBEDDED_POSTGRES_PORT']) ports[name] = await freePort();
     gateway = `http://127.0.0.1:${ports.GATEWAY_PORT}`;
     launcher = spawn(process.execPath, [path.join(root, 'dist/tools/launcher/src/main.js')], {
       cwd: root,
@@ -63,8 +82,6 @@ describe('pnpm start with the operator tools beside it', () => {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
         BURSAR_DATA_DIR: dataDir,
-        CONTROL_DATABASE_URL: databases[0].url,
-        LEDGER_DATABASE_URL: databases[1].url,
         REDIS_URL: testRedisUrl(),
         WEBHOOK_QUEUE_PREFIX: `launcher-${process.pid}`,
         LAUNCHER_CONSOLE: 'off',
@@ -80,8 +97,14 @@ describe('pnpm start with the operator tools beside it', () => {
     launcher.stdout?.on('data', (c: Buffer) => (output += c.toString()));
     launcher.stderr?.on('data', (c: Buffer) => (output += c.toString()));
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the launcher did not start:\n${output}`)), 90_000);
+      const timer = setTimeout(() => reject(new Error(`the launcher did not start:\n${output}`)), 150_000);
       const check = () => {
+        // As a new user does: an operator command the moment the stack says it is up, here two at once,
+        // each building first while the launcher's first start makes its own test client.
+        if (!atOnce && output.includes(UP)) {
+          distBefore = distStamps();
+          atOnce = Promise.all([1, 2].map(() => cli('ledger', ['create-test-client'], {}, true)));
+        }
         if (output.includes(STARTED)) {
           clearTimeout(timer);
           resolve();
@@ -90,14 +113,13 @@ describe('pnpm start with the operator tools beside it', () => {
       launcher.stdout?.on('data', check);
       void exited.then(() => reject(new Error(`the launcher exited:\n${output}`)));
     });
-  }, 120_000);
+  }, 180_000);
 
   afterAll(async () => {
     if (launcher?.exitCode === null) {
       launcher.kill('SIGINT');
       await exited;
     }
-    for (const db of databases ?? []) await db.drop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   }, 60_000);
 
@@ -107,8 +129,8 @@ describe('pnpm start with the operator tools beside it', () => {
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     const written = JSON.parse(await readFile(file, 'utf8'));
     expect(written.settings).toMatchObject({
-      CONTROL_DATABASE_URL: databases[0].url,
-      LEDGER_DATABASE_URL: databases[1].url,
+      CONTROL_DATABASE_URL: expect.stringMatching(new RegExp(`:${ports.EMBEDDED_POSTGRES_PORT}/bursar_control$`)),
+      LEDGER_DATABASE_URL: expect.stringMatching(new RegExp(`:${ports.EMBEDDED_POSTGRES_PORT}/bursar_ledger$`)),
       REDIS_URL: testRedisUrl(),
       GATEWAY_URL: `http://localhost:${ports.GATEWAY_PORT}`,
       LEDGER_PUBLIC_URL: `http://localhost:${ports.GATEWAY_PORT}`,
@@ -117,6 +139,45 @@ describe('pnpm start with the operator tools beside it', () => {
     const secrets = JSON.parse(await readFile(path.join(dataDir, 'secrets.json'), 'utf8')) as Record<string, string>;
     const text = await readFile(file, 'utf8');
     for (const value of Object.values(secrets)) expect(text).not.toContain(value);
+  }, CLI_TEST_TIMEOUT_MS);
+
+  it('runs two create-test-client at once the moment it is up, and the stack stays healthy', async () => {
+    const runs = await atOnce;
+    // Their builds (from unchanged sources) rewrote nothing the running stack loads from.
+    const after = distStamps();
+    expect([...distBefore].filter(([file, stamp]) => after.get(file) !== stamp).map(([file]) => path.relative(root, file))).toEqual([]);
+    for (const run of runs) expect({ code: run.code, stderr: run.stderr, client: run.json.client_id }).toEqual({ code: 0, stderr: '', client: expect.stringMatching(/^client_/) });
+    expect(runs[0].json.client_id).not.toBe(runs[1].json.client_id);
+    // The first start made and printed its own client beside them, and nothing was retried or stopped.
+    expect(output).toMatch(/client_id {5}client_/);
+    expect(output).not.toMatch(/failed \(attempt|stopping|could not make/);
+    expect(launcher.exitCode).toBeNull();
+    for (const port of [ports.CONTROL_PORT, ports.LEDGER_PORT, ports.WORKER_PORT]) {
+      for (const route of ['/healthz', '/readyz']) expect([port, route, (await fetch(`http://127.0.0.1:${port}${route}`)).status]).toEqual([port, route, 200]);
+    }
+    expect((await fetch(`${gateway}/healthz`)).status).toBe(200);
+  }, CLI_TEST_TIMEOUT_MS);
+
+  it('gives an SDK user a workspace, an agent key and an identity token that work through the one origin', async () => {
+    const made = await cli('control', ['create-test-agent', '--name', 'SDK Works'], {}, true);
+    expect({ code: made.code, stderr: made.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(made.json).toMatchObject({
+      base_url: `http://localhost:${ports.GATEWAY_PORT}`,
+      workspace_slug: expect.stringMatching(/^sdk-works/),
+      agent_key: expect.stringMatching(/^krt_test_/),
+      mode: 'test',
+      identity_token: expect.any(String),
+      identity_token_expires_at: expect.any(String),
+    });
+    const bearer = (token: unknown) => ({ authorization: `Bearer ${String(token)}` });
+    const workspace = await fetch(`${gateway}/control/v1/workspaces/${String(made.json.workspace_slug)}`, { headers: bearer(made.json.identity_token) });
+    expect([workspace.status, ((await workspace.json()) as { data: { role: string } }).data.role]).toEqual([200, 'owner']);
+    const agents = await fetch(`${gateway}/control/v1/workspaces/${String(made.json.workspace_slug)}/agents`, { headers: bearer(made.json.identity_token) });
+    expect(((await agents.json()) as { data: { id: string }[] }).data.map((a) => a.id)).toEqual([made.json.agent_id]);
+    // The agent key is accepted on the agent routes (an unknown budget is then a 404; a wrong key a 401).
+    const budget = (key: unknown) => fetch(`${gateway}/control/v1/agent/budgets/00000000-0000-4000-8000-000000000000`, { headers: bearer(key) });
+    expect((await budget(made.json.agent_key)).status).toBe(404);
+    expect((await budget('krt_test_not-a-key')).status).toBe(401);
   }, CLI_TEST_TIMEOUT_MS);
 
   it('answers --help for each CLI and each command, as JSON, with no settings at all', async () => {

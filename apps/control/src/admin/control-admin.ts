@@ -9,6 +9,11 @@ import { CONTROL_SEALED_COLUMNS } from './control-sealed-columns';
 export const CONTROL_ADMIN = 'pnpm control:admin';
 
 export const CONTROL_ADMIN_COMMANDS: OperatorCommands = {
+  'create-test-agent': {
+    options: '[--name <workspace name>] [--email <person>]',
+    summary:
+      'a workspace owned by the person (default developer@example.com) and a test-mode agent, made through the running stack: prints base_url, workspace_slug, agent_key and an identity_token',
+  },
   'rotate-cosign-key': {
     options: '',
     summary: 'new cosigning key, published at once, signing from activates_at (COSIGN_KEY_ACTIVATION_DELAY_MS later); retired keys stay published',

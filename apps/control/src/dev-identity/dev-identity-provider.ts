@@ -84,8 +84,3 @@ export async function createDevIdentityProvider(options: DevIdentityOptions): Pr
     },
   });
 }
-
-/** The shell command that fetches a token for `person`, as printed for developers. */
-export function tokenCommand(issuer: string, person: string, secret: string): string {
-  return `curl -s -u '${person}:${secret}' -d grant_type=client_credentials -d scope=control ${issuer}/token | jq -r .access_token`;
-}

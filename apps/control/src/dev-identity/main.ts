@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import { createLogger, loadConfig, stopWhenParentGoes } from '@bursar/service-kit';
 import { DevIdentitySettings } from '../config/dev-identity.settings';
-import { createDevIdentityProvider, tokenCommand } from './dev-identity-provider';
+import { createDevIdentityProvider } from './dev-identity-provider';
+import { tokenCommand } from './dev-identity-token';
 import { devIdentityHandler } from './dev-identity-sign-in';
 
 /** `node dist/apps/control/src/dev-identity/main.js`: the development identity provider, loopback only. */
