@@ -93,7 +93,7 @@ export function metricSelectors(expr: string): MetricSelector[] {
       if (name) found.push({ name: name.value, matchers: matchers.filter((m) => m !== name) });
     } else if (/[0-9.]/.test(c)) match(/[0-9.][0-9a-zA-Z_.+]*/y);
     else if (/[a-zA-Z_:]/.test(c)) {
-      const word = match(IDENT)!;
+      const word = match(IDENT) as string;
       skipSpace();
       if (LABEL_LISTS.has(word)) {
         if (expr[i] === '(') skipBracket('(', ')');

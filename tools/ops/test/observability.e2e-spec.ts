@@ -78,15 +78,16 @@ describe('alerts and dashboards use exposed metrics', () => {
     } finally {
       queueRedis.disconnect();
     }
-    worker = await startWorkerProcess({ ...webhooks, REDIS_URL: redis });
-    await request(`http://127.0.0.1:${worker.port}`).get('/readyz').expect(200);
+    const started = await startWorkerProcess({ ...webhooks, REDIS_URL: redis });
+    worker = started;
+    await request(`http://127.0.0.1:${started.port}`).get('/readyz').expect(200);
     await receiver.waitFor(1, 15_000);
     // The attempt is counted once its report is sent, just after the receiver answered.
-    await pollUntil(() => scrape(worker!), (text) => text.includes('webhook_deliveries_total{service="ledger",outcome="succeeded"}'));
+    await pollUntil(() => scrape(started), (text) => text.includes('webhook_deliveries_total{service="ledger",outcome="succeeded"}'));
 
     exposed.control = exposedNames(await scrape(control));
     exposed.ledger = exposedNames(await scrape(ledger));
-    exposed['webhook-worker'] = exposedNames(await scrape(worker));
+    exposed['webhook-worker'] = exposedNames(await scrape(started));
   }, 60_000);
 
   it('every metric an alert or a dashboard panel uses is exposed by the service it selects', () => {
