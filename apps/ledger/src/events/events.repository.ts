@@ -126,6 +126,21 @@ export class EventsRepository {
     return row.n;
   }
 
+  /**
+   * Seconds since the oldest open transaction of this database holding a transaction id began
+   * (prepared ones included), 0 with none. While it stays open the tail's frontier (see BOUNDS)
+   * cannot pass its id, so nothing committed after it is served; its start bounds how long that is.
+   */
+  async tailHeldBackSeconds(): Promise<number> {
+    const [row] = await this.dataSource.query(
+      `SELECT coalesce(extract(epoch FROM clock_timestamp() - min(started)), 0)::float8 AS seconds FROM (
+         SELECT xact_start AS started FROM pg_stat_activity WHERE datname = current_database() AND backend_xid IS NOT NULL
+         UNION ALL
+         SELECT prepared FROM pg_prepared_xacts WHERE database = current_database()) t`,
+    );
+    return row.seconds;
+  }
+
   async findById(scope: LedgerScope, id: string): Promise<EventRecord | null> {
     const rows: EventRecord[] = await this.dataSource.query(
       `SELECT ${EVENT_COLUMNS} FROM events WHERE id = $1 AND organization_id = $2 AND ledger_id = $3 AND mode = $4`,

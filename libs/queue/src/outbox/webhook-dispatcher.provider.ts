@@ -3,7 +3,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { SecretBox } from '@bursar/crypto';
-import { LOGGER } from '@bursar/service-kit';
+import { LOGGER, MetricsService } from '@bursar/service-kit';
 import { RetrySchedule, retryDelaysMs } from '../retry-schedule';
 import type { WebhookService } from '../webhook-job';
 import { dispatcherSettings, WebhookServiceSettings } from '../webhook-settings';
@@ -25,8 +25,8 @@ export function webhookDispatcherProvider<S extends WebhookServiceSettings>(
 ): Provider {
   return {
     provide: WebhookDispatcher,
-    inject: [settingsToken, getDataSourceToken(), LOGGER],
-    useFactory: (settings: S, dataSource: DataSource, logger: Logger) => {
+    inject: [settingsToken, getDataSourceToken(), LOGGER, MetricsService],
+    useFactory: (settings: S, dataSource: DataSource, logger: Logger, metrics: MetricsService) => {
       const { service, tables, atRest, schedule } = describe(settings);
       return new WebhookDispatcher({
         service,
@@ -35,6 +35,7 @@ export function webhookDispatcherProvider<S extends WebhookServiceSettings>(
         atRest,
         retryDelaysMs: retryDelaysMs(schedule, settings.WEBHOOK_RETRY_BASE_MS),
         logger,
+        registry: metrics.registry,
         ...dispatcherSettings(settings),
       });
     },

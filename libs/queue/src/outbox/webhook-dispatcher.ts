@@ -1,5 +1,6 @@
 import type { Worker } from 'bullmq';
 import type Redis from 'ioredis';
+import { Gauge, type Registry } from 'prom-client';
 import type { Logger } from 'pino';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { SecretBox } from '@bursar/crypto';
@@ -35,6 +36,8 @@ export interface WebhookDispatcherOptions {
   /** See WebhookServiceSettings.WEBHOOK_REPUBLISH_AFTER_MS. */
   republishAfterMs: number;
   logger: Logger;
+  /** The service's metrics registry, which gains the outbox lag gauge. */
+  registry: Registry;
 }
 
 /**
@@ -52,6 +55,21 @@ export class WebhookDispatcher {
 
   constructor(private readonly options: WebhookDispatcherOptions) {
     this.outbox = new WebhookOutboxRepository(options.tables);
+    const outbox = this.outbox;
+    // Read on scrape (two indexed one-row lookups): a stalled relay shows as growing age even when
+    // the relay loop itself is what stopped, and even when publishing is disabled.
+    new Gauge({
+      name: 'webhook_outbox_lag_seconds',
+      help: 'Age of the oldest outbox row still waiting, by stage: events (not yet fanned out to deliveries), deliveries (not yet queued)',
+      labelNames: ['stage'],
+      registers: [options.registry],
+      async collect() {
+        const lag = await outbox.lag(options.dataSource.manager).catch(() => null);
+        if (!lag) return;
+        this.set({ stage: 'events' }, lag.events);
+        this.set({ stage: 'deliveries' }, lag.deliveries);
+      },
+    });
   }
 
   onApplicationBootstrap(): void {

@@ -96,6 +96,20 @@ export class WebhookOutboxRepository {
     );
   }
 
+  /**
+   * Seconds the oldest waiting row of each outbox stage has waited (0 when none): events not yet
+   * fanned out, pending deliveries not yet handed to the queue. Each is one row off a partial index.
+   */
+  async lag(manager: EntityManager): Promise<{ events: number; deliveries: number }> {
+    const [row] = await manager.query(
+      `SELECT coalesce(extract(epoch FROM now() - (SELECT created_at FROM ${this.tables.eventsTable}
+                 WHERE relayed_at IS NULL ORDER BY seq LIMIT 1)), 0)::float8 AS events,
+              coalesce(extract(epoch FROM now() - (SELECT created_at FROM webhook_deliveries
+                 WHERE published_at IS NULL AND status = 'pending' ORDER BY created_at LIMIT 1)), 0)::float8 AS deliveries`,
+    );
+    return { events: Math.max(0, row.events), deliveries: Math.max(0, row.deliveries) };
+  }
+
   async markPublished(manager: EntityManager, published: { id: string; headers: Record<string, string> }[]): Promise<void> {
     await manager.query(
       `UPDATE webhook_deliveries d SET published_at = now(), request_headers = x.headers, updated_at = now()

@@ -2,6 +2,8 @@ import { BeforeApplicationShutdown, Controller, Get, HttpStatus, Inject, Res } f
 import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import type { Response } from 'express';
+import { Gauge } from 'prom-client';
+import { MetricsService } from '../observability/metrics.service';
 import { READINESS_CHECKS, ReadinessCheck, withTimeout } from './readiness-check';
 
 const PROBE_TIMEOUT_MS = 1500;
@@ -10,12 +12,22 @@ const PROBE_TIMEOUT_MS = 1500;
 @Controller()
 export class HealthController implements BeforeApplicationShutdown {
   private shuttingDown = false;
+  /** Each dependency's last probe, so an alert can tell which one kept the process out of rotation. */
+  private readonly dependencyUp: Gauge<'dependency'>;
 
   constructor(
     private readonly health: HealthCheckService,
     private readonly indicators: HealthIndicatorService,
     @Inject(READINESS_CHECKS) private readonly checks: ReadinessCheck[],
-  ) {}
+    metrics: MetricsService,
+  ) {
+    this.dependencyUp = new Gauge({
+      name: 'readiness_dependency_up',
+      help: 'Result of the last /readyz probe of each dependency: 1 reachable, 0 down (the process then answers 503)',
+      labelNames: ['dependency'],
+      registers: [metrics.registry],
+    });
+  }
 
   /** Liveness: the event loop answers. Dependencies are readiness's business. */
   @Get('healthz')
@@ -30,8 +42,10 @@ export class HealthController implements BeforeApplicationShutdown {
       const session = this.indicators.check(check.name);
       try {
         await withTimeout(check.probe(), PROBE_TIMEOUT_MS, check.name);
+        this.dependencyUp.set({ dependency: check.name }, 1);
         return session.up();
       } catch (err) {
+        this.dependencyUp.set({ dependency: check.name }, 0);
         return session.down({ message: err instanceof Error ? err.message : String(err) });
       }
     });
