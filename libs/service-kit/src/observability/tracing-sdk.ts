@@ -23,7 +23,8 @@ export function startTracingSdk(serviceName: string): void {
       // Outside a request or a delivery the queries and commands are the relay's and the queue's
       // polling: as root spans they would bury the traces that matter.
       new PgInstrumentation({ requireParentSpan: true }),
-      new IORedisInstrumentation({ requireParentSpan: true }),
+      // The command name only: queue commands carry webhook bodies and signatures as arguments.
+      new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
     ],
   });
   sdk.start();

@@ -20,7 +20,6 @@ export function tracingConfigured(env: NodeJS.ProcessEnv): boolean {
 export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env): boolean {
   if (active || !tracingConfigured(env)) return active;
   // Loaded only now, so an untraced process never pays for the SDK.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { startTracingSdk } = require('./tracing-sdk') as typeof import('./tracing-sdk');
   startTracingSdk(env.OTEL_SERVICE_NAME || serviceName);
   active = true;
