@@ -28,7 +28,7 @@ describe('traces from a request through the outbox and the queue to the webhook 
     const tracing = { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '50' };
     [control, worker] = await Promise.all([
       startAppProcess('apps/control/src/main.ts', 'CONTROL_PORT', {
-        CONTROL_DATABASE_URL: db.url, CONTROL_SECRET_KEY: testSecretKey(), REDIS_URL: testRedisUrl(), NODE_ENV: 'test',
+        CONTROL_DATABASE_URL: db.url, CONTROL_SECRET_KEY: testSecretKey(), REDIS_URL: testRedisUrl(), NODE_ENV: 'test', LOG_LEVEL: 'info',
         ...idp.env, ...webhookEnv, ...tracing,
       }),
       startWorkerProcess({ REDIS_URL: testRedisUrl(), ...webhookEnv, ...tracing }),
@@ -78,5 +78,9 @@ describe('traces from a request through the outbox and the queue to the webhook 
     // The webhook request's parent is the worker's client span for it.
     const parentOfRequest = TRACEPARENT.exec(String(webhook.headers.traceparent))?.[2];
     expect(spans.find((s) => s.spanId === parentOfRequest)?.service).toBe('webhook-worker');
+    // The approval's access log line names its trace and span.
+    const lines = control.stdout().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const logged = lines.find((l) => l.req?.url?.endsWith(`/payment_intents/${intent.id}/approve`));
+    expect(logged).toMatchObject({ trace_id: traceId, span_id: approval?.spanId });
   }, 60_000);
 });
