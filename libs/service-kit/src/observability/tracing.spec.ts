@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { trace } from '@opentelemetry/api';
 
 type TracingModule = typeof import('./tracing');
@@ -47,5 +49,21 @@ describe('tracing bootstrap', () => {
     const named = loadTracing();
     named.tracing.startTracing('ledger', { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SERVICE_NAME: 'ledger-eu' });
     expect(named.sdkStarted.mock.calls).toEqual([['ledger-eu']]);
+  });
+
+  it("loads no OpenTelemetry module in a service process without an endpoint, and the SDK's with one", () => {
+    const root = path.resolve(__dirname, '../../../..');
+    // Named by path: an import of @bursar/testing would make the libraries depend on each other.
+    const swcRegister = path.join(root, 'libs/testing/src/swc-register.js');
+    const bootstrap = path.join(root, 'apps/webhook-worker/src/tracing.ts');
+    const loaded = (env: Record<string, string>) =>
+      Number(
+        execFileSync(process.execPath, ['-r', swcRegister, '-e', `require(${JSON.stringify(bootstrap)});
+          console.log(Object.keys(require.cache).filter((m) => m.includes('@opentelemetry')).length); process.exit(0);`], {
+          env: { PATH: process.env.PATH, ...env },
+        }).toString(),
+      );
+    expect(loaded({})).toBe(0);
+    expect(loaded({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' })).toBeGreaterThan(0);
   });
 });
