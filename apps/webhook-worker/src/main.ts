@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { serveFromEnv } from '@bursar/service-kit';
 import { WorkerSettings } from './config/worker.settings';

@@ -1,4 +1,5 @@
 import type { SecretBox } from '@bursar/crypto';
+import type { TraceCarrier } from '@bursar/service-kit';
 import type { WebhookDeliveryJob, WebhookService } from './webhook-job';
 import { sealWebhookSecrets } from './webhook-secrets';
 
@@ -16,6 +17,8 @@ export interface DeliveryJobInput {
   retryDelaysMs: number[];
   /** Attempts the delivery already made (0 for a new one); the job makes the remaining ones. */
   attemptsMade: number;
+  /** Trace context of the request that caused the delivery, when it was traced. */
+  traceContext?: TraceCarrier | null;
 }
 
 /** The headers a delivery carries besides the signature, as recorded on the delivery row. */
@@ -41,5 +44,6 @@ export function buildDeliveryJob(input: DeliveryJobInput, transport: SecretBox):
     firstAttempt: input.attemptsMade + 1,
     retryDelaysMs: input.retryDelaysMs.slice(input.attemptsMade),
     enqueuedAt: Date.now(),
+    traceContext: input.traceContext ?? null,
   };
 }

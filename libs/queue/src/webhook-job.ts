@@ -32,6 +32,11 @@ export interface WebhookDeliveryJob {
   retryDelaysMs: number[];
   /** When the service enqueued the job (epoch ms), for event-to-receipt latency. */
   enqueuedAt: number;
+  /**
+   * W3C trace context of the request that caused the delivery, which the worker's delivery span
+   * continues; null (or absent, from a service predating it) when that request was not traced.
+   */
+  traceContext?: Record<string, string> | null;
 }
 
 export type AttemptOutcome = 'succeeded' | 'failed';

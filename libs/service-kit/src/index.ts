@@ -2,6 +2,8 @@ export * from './config/load-config';
 export * from './config/common-settings';
 export * from './config/validators';
 export * from './observability/logger';
+export * from './observability/trace-context';
+export { tracingActive } from './observability/tracing';
 export * from './observability/metrics.service';
 export * from './observability/request-context.middleware';
 export * from './health/readiness-check';

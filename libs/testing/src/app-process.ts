@@ -24,6 +24,8 @@ export function runScript(entry: string, args: string[], env: Record<string, str
 
 export interface AppProcess {
   port: number;
+  /** What it wrote on stdout so far (its log lines, when LOG_LEVEL lets them through). */
+  stdout(): string;
   /** SIGKILL: no shutdown hook runs, the way a crashed or evicted pod ends. */
   kill(): Promise<void>;
   /** SIGTERM and wait. */
@@ -43,9 +45,11 @@ export async function startAppProcess(entry: string, portVariable: string, env: 
   const port = await freePort();
   const child = spawn(process.execPath, ['-r', SWC_REGISTER, path.join(root, entry)], {
     env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', ...env, [portVariable]: String(port) },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let stdout = '';
   let stderr = '';
+  child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
   const deadline = Date.now() + 30_000;
   for (;;) {
@@ -60,6 +64,7 @@ export async function startAppProcess(entry: string, portVariable: string, env: 
   }
   return {
     port,
+    stdout: () => stdout,
     kill: async () => {
       child.kill('SIGKILL');
       await exited(child);

@@ -12,3 +12,4 @@ export * from './secret-scan';
 export * from './session-terminator';
 export * from './error-catalogs';
 export * from './openapi-31';
+export * from './otlp-receiver';

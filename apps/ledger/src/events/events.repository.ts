@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { traceContextParam } from '@bursar/service-kit';
 import { LedgerScope } from '../common/mode';
 import { EVENT_COLUMNS, EventRecord } from './event.record';
 
@@ -91,9 +92,9 @@ export class EventsRepository {
     event: { type: string; resourceId: string | null; data: object },
   ): Promise<EventRecord> {
     const rows: EventRecord[] = await manager.query(
-      `INSERT INTO events (organization_id, ledger_id, mode, type, resource_id, data)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${EVENT_COLUMNS}`,
-      [scope.organizationId, scope.ledgerId, scope.mode, event.type, event.resourceId, JSON.stringify(event.data)],
+      `INSERT INTO events (organization_id, ledger_id, mode, type, resource_id, data, trace_context)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${EVENT_COLUMNS}`,
+      [scope.organizationId, scope.ledgerId, scope.mode, event.type, event.resourceId, JSON.stringify(event.data), traceContextParam()],
     );
     return rows[0];
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { DELIVERY_COLUMNS, WebhookDeliveryRecord } from '@bursar/queue';
+import { traceContextParam } from '@bursar/service-kit';
 import { LedgerScope } from '../common/mode';
 
 export interface DeliveryPage {
@@ -62,9 +63,9 @@ export class WebhookDeliveriesRepository {
   async insert(scope: LedgerScope, d: NewDelivery): Promise<WebhookDeliveryRecord> {
     const [row] = await this.dataSource.query(
       `INSERT INTO webhook_deliveries (id, organization_id, ledger_id, mode, webhook_endpoint_id, event_id, event_type,
-         enqueue_kind, request_url, request_body, redelivers_delivery_id)
-       VALUES ($4, $1, $2, $3, $5, $6, $7, $8, $9, $10, $11) RETURNING ${DELIVERY_COLUMNS}`,
-      [...scopeParams(scope), d.id, d.endpointId, d.eventId, d.eventType, d.enqueueKind, d.url, d.body, d.redeliversDeliveryId],
+         enqueue_kind, request_url, request_body, redelivers_delivery_id, trace_context)
+       VALUES ($4, $1, $2, $3, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING ${DELIVERY_COLUMNS}`,
+      [...scopeParams(scope), d.id, d.endpointId, d.eventId, d.eventType, d.enqueueKind, d.url, d.body, d.redeliversDeliveryId, traceContextParam()],
     );
     return row;
   }

@@ -13,7 +13,7 @@ import {
   WebhookDeliveryJob,
   WebhookResultsReporter,
 } from '@bursar/queue';
-import { LOGGER, MetricsService } from '@bursar/service-kit';
+import { LOGGER, MetricsService, runInContinuedTrace } from '@bursar/service-kit';
 import { WorkerSettings } from '../config/worker.settings';
 import { DeliveryMetrics } from './delivery.metrics';
 import { SendOutcome, WebhookSender } from './webhook-sender';
@@ -54,7 +54,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
       return;
     }
     const lockDuration = this.settings.WORKER_LOCK_DURATION_MS;
-    this.worker = new Worker<WebhookDeliveryJob>(WEBHOOK_DELIVERY_QUEUE, (job) => this.deliver(job, box), {
+    this.worker = new Worker<WebhookDeliveryJob>(WEBHOOK_DELIVERY_QUEUE, (job) => this.traced(job, () => this.deliver(job, box)), {
       connection: this.connection,
       prefix: this.settings.WEBHOOK_QUEUE_PREFIX,
       concurrency: this.settings.WORKER_CONCURRENCY,
@@ -77,6 +77,21 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
     await this.depthQueue.close();
     this.sender.close();
     await this.connection.quit().catch(() => this.connection.disconnect());
+  }
+
+  /**
+   * Runs a delivery in a span continuing the trace of the request that caused it; the HTTP
+   * instrumentation then sends that trace on as the webhook request's `traceparent`.
+   */
+  private traced(job: Job<WebhookDeliveryJob>, deliver: () => Promise<void>): Promise<void> {
+    const attributes = {
+      'messaging.system': 'bullmq',
+      'messaging.destination.name': WEBHOOK_DELIVERY_QUEUE,
+      'messaging.message.id': job.data.deliveryId,
+      'bursar.webhook.service': job.data.service,
+      'bursar.webhook.attempt': job.data.firstAttempt + job.attemptsMade,
+    };
+    return runInContinuedTrace('webhook deliver', job.data.traceContext, attributes, deliver);
   }
 
   private async deliver(job: Job<WebhookDeliveryJob>, box: SecretBox): Promise<void> {

@@ -149,6 +149,7 @@ export class WebhookDispatcher {
             secrets: signingSecrets(o.atRest, d, now),
             retryDelaysMs: o.retryDelaysMs,
             attemptsMade: d.attemptsMade,
+            traceContext: d.traceContext,
           },
           transport,
         ),

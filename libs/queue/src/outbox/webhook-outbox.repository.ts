@@ -8,7 +8,7 @@ const FOREIGN_KEY_VIOLATION = '23503';
 const SELECT_TO_PUBLISH = `SELECT d.id, d.event_id AS "eventId", d.request_url AS url, d.request_body AS body,
     d.attempt AS "attemptsMade", w.id AS "endpointId", w.secret_sealed AS "secretSealed",
     w.previous_secret_sealed AS "previousSecretSealed", w.previous_secret_expires_at AS "previousSecretExpiresAt",
-    w.header_brand AS "headerBrand"
+    w.header_brand AS "headerBrand", d.trace_context AS "traceContext"
   FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.webhook_endpoint_id`;
 
 /** Headers whose values never reach the delivery log. */
@@ -43,8 +43,9 @@ export class WebhookOutboxRepository {
     const tenantJoin = tenantColumns.map((c) => `w.${c} = e.${c}`).join(' AND ');
     await manager.query(
       `INSERT INTO webhook_deliveries
-         (id, ${tenantColumns.join(', ')}, webhook_endpoint_id, event_id, event_type, enqueue_kind, request_url, request_body)
-       SELECT gen_random_uuid(), ${tenantColumns.map((c) => `e.${c}`).join(', ')}, w.id, e.id, e.type, 'event', w.url, x.body
+         (id, ${tenantColumns.join(', ')}, webhook_endpoint_id, event_id, event_type, enqueue_kind, request_url, request_body, trace_context)
+       SELECT gen_random_uuid(), ${tenantColumns.map((c) => `e.${c}`).join(', ')}, w.id, e.id, e.type, 'event', w.url, x.body,
+         e.trace_context
        FROM jsonb_to_recordset($1::jsonb) AS x(event_id uuid, body text)
        JOIN ${eventsTable} e ON e.id = x.event_id
        JOIN webhook_endpoints w ON ${tenantJoin} AND w.active AND w.deleted_at IS NULL

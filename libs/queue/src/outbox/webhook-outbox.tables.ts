@@ -1,3 +1,5 @@
+import type { TraceCarrier } from '@bursar/service-kit';
+
 /**
  * Both services keep webhooks in tables of one layout (webhook_endpoints, webhook_deliveries,
  * webhook_delivery_attempts) beside an events table; only the tenant columns and the events table
@@ -36,4 +38,6 @@ export interface UnpublishedDelivery {
   headerBrand: string | null;
   /** Attempts already recorded for the delivery. */
   attemptsMade: number;
+  /** Trace context of the request that caused the delivery; null when it was not traced. */
+  traceContext: TraceCarrier | null;
 }

@@ -75,4 +75,16 @@ export function webhookTablesDdl(tenant: { columnsDdl: string; columns: string[]
   ];
 }
 
+/**
+ * Trace context (W3C `traceparent`/`tracestate`, as jsonb) on the events table and on deliveries:
+ * written with the change an event reports, copied to its deliveries, carried by their jobs, so a
+ * delivery continues the trace of the request that caused it. Null when tracing is off.
+ */
+export function traceContextColumnsDdl(eventsTable: string): { up: string[]; down: string[] } {
+  return {
+    up: [`ALTER TABLE ${eventsTable} ADD COLUMN trace_context jsonb`, `ALTER TABLE webhook_deliveries ADD COLUMN trace_context jsonb`],
+    down: [`ALTER TABLE webhook_deliveries DROP COLUMN trace_context`, `ALTER TABLE ${eventsTable} DROP COLUMN trace_context`],
+  };
+}
+
 export const WEBHOOK_TABLES_DROP = ['DROP TABLE webhook_delivery_attempts', 'DROP TABLE webhook_deliveries', 'DROP TABLE webhook_endpoints'];

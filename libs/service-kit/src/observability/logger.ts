@@ -1,12 +1,19 @@
 import { LoggerService } from '@nestjs/common';
 import pino, { Logger } from 'pino';
 import type { LogLevel } from '../config/common-settings';
+import { traceLogFields } from './trace-context';
+import { tracingActive } from './tracing';
 
-/** JSON logs on stdout; secrets never reach them because request bodies and auth headers are not logged. */
+/**
+ * JSON logs on stdout; secrets never reach them because request bodies and auth headers are not
+ * logged. With tracing on, each line carries the active span's `trace_id` and `span_id`; without
+ * it no mixin runs per line.
+ */
 export function createLogger(service: string, level: LogLevel): Logger {
   return pino({
     level,
     base: { service },
+    ...(tracingActive() ? { mixin: traceLogFields } : {}),
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], remove: true },
   });

@@ -15,6 +15,7 @@ import { ReconciliationMatchesByRun1763870000000 } from './1763870000000-reconci
 import { ReconciliationWritePath1763880000000 } from './1763880000000-reconciliation-write-path';
 import { WriteBatchFunction1763890000000 } from './1763890000000-write-batch-function';
 import { WebhookEndpointHeaderBrand1763890019000 } from './1763890019000-webhook-endpoint-header-brand';
+import { OutboxTraceContext1763960024000 } from './1763960024000-outbox-trace-context';
 
 /** Every ledger migration, in order. TypeORM records applied ones in `schema_migrations`. */
 export const ledgerMigrations = [
@@ -35,4 +36,5 @@ export const ledgerMigrations = [
   ReconciliationWritePath1763880000000,
   WriteBatchFunction1763890000000,
   WebhookEndpointHeaderBrand1763890019000,
+  OutboxTraceContext1763960024000,
 ];
