@@ -1,4 +1,4 @@
-import { BadRequestException, NotFoundException, UnauthorizedException } from '@nestjs/common';
+import { BadRequestException, HttpException, NotFoundException, UnauthorizedException } from '@nestjs/common';
 import { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 import { ApiError } from './api-error';
 import { ErrorCatalog, mergeCatalogs } from './error-catalog';
@@ -87,6 +87,13 @@ describe('normalizeError', () => {
     expect(normalizeError(parseError)).toMatchObject({ status: 400, kind: 'malformed_body', message: 'Request body is not valid JSON' });
     const tooLarge = Object.assign(new Error('big'), { status: 413, type: 'entity.too.large' });
     expect(normalizeError(tooLarge)).toMatchObject({ status: 413, kind: 'malformed_body' });
+  });
+
+  it('unwraps body-parser failures the Express adapter hands on inside an HttpException', () => {
+    const tooLarge = Object.assign(new Error('request entity too large'), { status: 413, statusCode: 413, expose: true, type: 'entity.too.large' });
+    expect(normalizeError(new HttpException(tooLarge.message, 413, { cause: tooLarge }))).toMatchObject({ status: 413, kind: 'malformed_body', message: 'Request body too large' });
+    const parseError = Object.assign(new SyntaxError('Unexpected end'), { status: 400, type: 'entity.parse.failed' });
+    expect(normalizeError(new BadRequestException(parseError.message, { cause: parseError }))).toMatchObject({ status: 400, kind: 'malformed_body' });
   });
 
   it('maps a body that fails to decompress to a 400, not a 500 (found by pnpm fuzz)', () => {

@@ -105,7 +105,8 @@ export function normalizeError(exception: unknown): NormalizedError {
   if (exception instanceof UnusableInput) {
     return { status: 400, code: null, message: exception.message, kind: 'malformed_body', hint: UNUSABLE_INPUT_HINT };
   }
-  const parser = bodyParserError(exception);
+  // Nest 12's Express adapter hands body-parser's errors on wrapped in an HttpException (as `cause`).
+  const parser = bodyParserError(exception) ?? (exception instanceof HttpException ? bodyParserError(exception.cause) : undefined);
   if (parser) {
     const message =
       parser.type === 'entity.too.large'

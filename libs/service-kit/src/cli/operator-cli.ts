@@ -77,11 +77,12 @@ export function runOperatorCli(program: string, commands: OperatorCommands, run:
     checkCommandLine(commands, argv);
     return run(argv);
   };
+  // One JSON document per line, so scripts can read it line by line (`| jq` pretty-prints it).
   work().then(
-    (result) => process.stdout.write(`${JSON.stringify(result, null, 2)}\n`),
+    (result) => process.stdout.write(`${JSON.stringify(result)}\n`),
     (err: unknown) => {
       const error = failure(err, program, commands, argv);
-      process.stderr.write(`${JSON.stringify({ error }, null, 2)}\n`);
+      process.stderr.write(`${JSON.stringify({ error })}\n`);
       process.exitCode = error.code === 'usage' ? 2 : 1;
     },
   );

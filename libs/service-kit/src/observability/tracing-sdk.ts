@@ -3,6 +3,8 @@ import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK } from '@opentelemetry/sdk-node';
+import { register } from 'node:module';
+import { pathToFileURL } from 'node:url';
 
 /** Probes would fill the trace store with one-span traces. */
 const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
@@ -12,6 +14,8 @@ const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
  * and protocol, sampler, batch delays). Only ever required by startTracing.
  */
 export function startTracingSdk(serviceName: string): void {
+  // NestJS 12 is ESM and imports express as ESM does: only the import hook lets the instrumentation patch it.
+  register('@opentelemetry/instrumentation/hook.mjs', pathToFileURL(__filename));
   const sdk = new NodeSDK({
     serviceName,
     // Traces only: metrics stay on /metrics for Prometheus, logs on stdout.
