@@ -23,8 +23,10 @@ function callerSpan(): { traceId: string; spanId: string; header: string } {
  * New transactions are written by ledger_write_batch, several requests' items in one call sent
  * from whichever request started the batch: each item carries its own request's trace context to
  * its events, so each `transaction.created` webhook continues the trace of the request that made it.
+ * A reconciliation run executed inside its request writes its match events in one statement of its
+ * own, with that request's trace context too.
  */
-describe('ledger traces from a batched transaction write to the webhook it causes', () => {
+describe('ledger traces from a batched write or a reconciliation run to the webhooks it causes', () => {
   const webhookEnv = webhookTestEnv('ledger-traces', 1);
   let otlp: OtlpReceiver;
   let hooks: WebhookReceiver;
@@ -33,6 +35,22 @@ describe('ledger traces from a batched transaction write to the webhook it cause
   let client: TestClient;
   let ledger: AppProcess;
   let worker: WorkerProcess;
+  let origin: string;
+  let auth: Record<string, string>;
+
+  /** A write to the ledger process, in the caller's trace when given. */
+  const post = (path: string, caller?: { header: string }) => {
+    const req = request(origin).post(`/ledger/v1${path}`).set(auth).set('Idempotency-Key', randomUUID());
+    return caller ? req.set('traceparent', caller.header) : req;
+  };
+  /** Trace ids of the webhooks of `type` received so far, by resource id. */
+  const webhookTraces = (type: string) =>
+    new Map(
+      hooks.received
+        .map((w) => ({ event: JSON.parse(w.body), traceparent: String(w.headers.traceparent) }))
+        .filter(({ event }) => event.type === type)
+        .map(({ event, traceparent }) => [event.resource_id as string, TRACEPARENT.exec(traceparent)?.[1]]),
+    );
 
   beforeAll(async () => {
     [otlp, hooks, db] = await Promise.all([startOtlpReceiver(), startWebhookReceiver(), createTestDatabase('ledger_traces')]);
@@ -46,6 +64,12 @@ describe('ledger traces from a batched transaction write to the webhook it cause
       }),
       startWorkerProcess({ REDIS_URL: testRedisUrl(), ...webhookEnv, ...tracing }),
     ]);
+    origin = `http://127.0.0.1:${ledger.port}`;
+    auth = { Authorization: `Bearer ${await accessToken(origin, client)}` };
+    const enabled = ['transaction.created', 'reconciliation.match_created', 'reconciliation.run_completed'];
+    await post('/webhook_endpoints').send({ url: hooks.url, enabled_events: enabled }).expect(201);
+    await post('/accounts').send({ id: 'cash', name: 'Cash', type: 'asset', currency: 'USD' }).expect(201);
+    await post('/accounts').send({ id: 'deposits', name: 'Deposits', type: 'liability', currency: 'USD' }).expect(201);
   }, 60_000);
   afterAll(async () => {
     await Promise.all([ledger?.stop(), worker?.stop()]);
@@ -55,13 +79,6 @@ describe('ledger traces from a batched transaction write to the webhook it cause
   });
 
   it("gives each transaction.created webhook its own request's trace, though the requests' items went in one batch", async () => {
-    const origin = `http://127.0.0.1:${ledger.port}`;
-    const auth = { Authorization: `Bearer ${await accessToken(origin, client)}` };
-    const post = (path: string, body: object) => request(origin).post(`/ledger/v1${path}`).set(auth).set('Idempotency-Key', randomUUID()).send(body);
-    await post('/webhook_endpoints', { url: hooks.url, enabled_events: ['transaction.created'] }).expect(201);
-    await post('/accounts', { id: 'cash', name: 'Cash', type: 'asset', currency: 'USD' }).expect(201);
-    await post('/accounts', { id: 'deposits', name: 'Deposits', type: 'liability', currency: 'USD' }).expect(201);
-
     // Holding the ledger's write lock (as a period close does) stalls the first batch, so the
     // requests after it queue up in the batcher and go together in the next call.
     const lock = data.createQueryRunner();
@@ -69,11 +86,7 @@ describe('ledger traces from a batched transaction write to the webhook it cause
     await lock.query(`SELECT pg_advisory_xact_lock(hashtextextended('books:' || $1::text, 0))`, [client.ledgerId]);
     const callers = Array.from({ length: TRANSFERS }, callerSpan);
     const writes = callers.map((caller) =>
-      request(origin)
-        .post('/ledger/v1/transactions')
-        .set(auth)
-        .set('Idempotency-Key', randomUUID())
-        .set('traceparent', caller.header)
+      post('/transactions', caller)
         .send({
           postings: [
             { account: 'cash', amount: '100', currency: 'USD', direction: 'debit' },
@@ -103,12 +116,9 @@ describe('ledger traces from a batched transaction write to the webhook it cause
     expect(calls.length).toBeLessThan(TRANSFERS);
 
     // Each webhook continues the trace of the request that created its transaction.
-    const webhooks = await hooks.waitFor(TRANSFERS, 15_000);
-    const traceOf = (id: string) => {
-      const webhook = webhooks.find((w) => JSON.parse(w.body).resource_id === id);
-      return TRACEPARENT.exec(String(webhook?.headers.traceparent))?.[1];
-    };
-    expect(created.map(traceOf)).toEqual(callers.map((c) => c.traceId));
+    await hooks.waitFor(TRANSFERS, 15_000);
+    const traces = webhookTraces('transaction.created');
+    expect(created.map((id) => traces.get(id))).toEqual(callers.map((c) => c.traceId));
     // That trace is the one of the POST's server span in the ledger (the child of the caller's span), and holds the delivery.
     const spans = await pollUntil(
       async (): Promise<ReceivedSpan[]> => [...otlp.spans],
@@ -118,8 +128,22 @@ describe('ledger traces from a batched transaction write to the webhook it cause
     created.forEach((id, n) => {
       const server = spans.find((s) => s.service === 'ledger' && s.parentSpanId === callers[n].spanId);
       expect(server?.attributes).toMatchObject({ 'http.request.method': 'POST', 'url.path': '/ledger/v1/transactions' });
-      expect(traceOf(id)).toBe(server?.traceId);
+      expect(traces.get(id)).toBe(server?.traceId);
       expect(spans.some((s) => s.traceId === server?.traceId && s.service === 'webhook-worker' && s.name === 'webhook deliver')).toBe(true);
     });
   }, 60_000);
+
+  it("gives a reconciliation run's match events the trace of the request that ran it", async () => {
+    const caller = callerSpan();
+    const items = [{ external_id: 'stmt-1', amount: '100', currency: 'USD', at: new Date().toISOString() }];
+    const run = (await post('/reconciliation_runs', caller).send({ source: 'Bank', items }).expect(201)).body.data;
+    expect(run).toMatchObject({ status: 'completed', matched_count: 1 });
+    const match = run.matched[0].match_id;
+    const [matchTrace, runTrace] = await pollUntil(
+      async () => [webhookTraces('reconciliation.match_created').get(match), webhookTraces('reconciliation.run_completed').get(run.id)],
+      (found) => found.every(Boolean),
+      15_000,
+    );
+    expect({ matchTrace, runTrace }).toEqual({ matchTrace: caller.traceId, runTrace: caller.traceId });
+  }, 30_000);
 });
