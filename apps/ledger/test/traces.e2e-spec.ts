@@ -70,7 +70,7 @@ describe('ledger traces from a batched write or a reconciliation run to the webh
     await post('/webhook_endpoints').send({ url: hooks.url, enabled_events: enabled }).expect(201);
     await post('/accounts').send({ id: 'cash', name: 'Cash', type: 'asset', currency: 'USD' }).expect(201);
     await post('/accounts').send({ id: 'deposits', name: 'Deposits', type: 'liability', currency: 'USD' }).expect(201);
-  }, 60_000);
+  }, 90_000);
   afterAll(async () => {
     await Promise.all([ledger?.stop(), worker?.stop()]);
     await Promise.all([otlp?.close(), hooks?.close()]);
@@ -101,8 +101,10 @@ describe('ledger traces from a batched write or a reconciliation run to the webh
         async () =>
           (await data.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE '%ledger_write_batch(%' AND wait_event_type = 'Lock'`))[0].n,
         (waiting: number) => waiting > 0,
+        20_000,
       );
-      await new Promise((r) => setTimeout(r, 1_000));
+      // Time for the other requests to reach the batcher behind it, with room for a loaded machine.
+      await new Promise((r) => setTimeout(r, 2_000));
     } finally {
       await lock.commitTransaction();
       await lock.release();
