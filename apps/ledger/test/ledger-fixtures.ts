@@ -43,9 +43,9 @@ export class LedgerFixtures {
   }
 }
 
-/** An access token for `client` from the real token endpoint. */
-export async function accessToken(t: LedgerTestApp, client: TestClient, scope?: string): Promise<string> {
-  const res = await request(t.app.getHttpServer())
+/** An access token for `client` from the real token endpoint: of the test app, or of a ledger at `origin`. */
+export async function accessToken(target: LedgerTestApp | string, client: TestClient, scope?: string): Promise<string> {
+  const res = await request(typeof target === 'string' ? target : target.app.getHttpServer())
     .post('/oauth/token')
     .type('form')
     .auth(client.clientId, client.clientSecret)

@@ -44,6 +44,7 @@ describe('The write function (ledger_write_batch)', () => {
       refs: [],
       conditions: [],
       events: [{ type: 'transaction.created', resource_id: id, data: { id } }],
+      trace_context: null,
       idem: null,
       touched: false,
       ...extra,
@@ -95,6 +96,25 @@ describe('The write function (ledger_write_batch)', () => {
     expect(events.map((e: { resource_id: string }) => e.resource_id)).toEqual(written);
     expect(await api.balance('wallet')).toMatchObject({ posted: '1', available: '1' });
     expect(await booksProblems(db, api.client.ledgerId)).toEqual([]);
+  });
+
+  it("stores each item's trace context with that item's events, and none (a JSON null) as SQL NULL", async () => {
+    const traced = (n: number) => ({ traceparent: `00-${String(n).padStart(32, '0')}-${String(n).padStart(16, '0')}-01` });
+    const items = [
+      transfer('wallet', 'bank', '1', { trace_context: traced(1) }),
+      transfer('wallet', 'bank', '1'),
+      transfer('wallet', 'bank', '1', { trace_context: traced(3) }),
+    ];
+    expect((await repo.writeBatch(db, call(items))).every((r) => r.ok)).toBe(true);
+    const events: { trace_context: object | null; is_null: boolean }[] = await db.query(
+      `SELECT trace_context, trace_context IS NULL AS is_null FROM events WHERE resource_id = ANY($1) ORDER BY xid, seq`,
+      [items.map((i) => i.id)],
+    );
+    expect(events).toEqual([
+      { trace_context: traced(1), is_null: false },
+      { trace_context: null, is_null: true },
+      { trace_context: traced(3), is_null: false },
+    ]);
   });
 
   it('refuses a key another call still in flight is writing (BK002) and, alone again, the key as taken', async () => {

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { publishBuild } from '@bursar/dev-infra';
 
 /*
- * `pnpm build`: swc compiles apps/, libs/ and tools/ into dist/, which a running stack loads from.
+ * `pnpm build`: swc compiles apps/, libs/ and tools/ into dist/, which a running stack loads from,
+ * and copies the .sql files (migrations read them next to their compiled code).
  * The operator CLIs and `pnpm start` build first, often while a stack runs, so the build never
  * writes into dist/ in place: swc writes a staging folder, then each changed file is swapped in by
  * one rename (publishBuild). An unchanged build leaves dist/ as it was; two builds at once are safe.
@@ -16,7 +17,7 @@ try {
   execFileSync(
     path.join(root, 'node_modules/.bin/swc'),
     [
-      'apps', 'libs', 'tools', '--config-file', '.swcrc', '-d', staging, '--copy-files', '--only', '**/*.ts',
+      'apps', 'libs', 'tools', '--config-file', '.swcrc', '-d', staging, '--copy-files', '--only', '**/*.ts,**/*.sql',
       '--ignore', 'apps/console/**,**/*.spec.ts,**/*.e2e-spec.ts,**/test/**',
       // Errors only: the operator CLIs build first, and their stderr is for their JSON errors.
       '--quiet',

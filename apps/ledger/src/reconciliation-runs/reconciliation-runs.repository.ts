@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { traceContextParam } from '@bursar/service-kit';
 import { LedgerScope } from '../common/mode';
 import type { FoundMatch, MatchPosting, MatchRow, RefCandidate } from './reconciliation-matcher';
 import type { NewRun, RunRecord } from './reconciliation-run.record';
@@ -97,17 +98,19 @@ function matchArrays(items: WrittenMatch[]): unknown[] {
 /**
  * Inserts `reconciliation.match_created` for every match of `m`, and `reconciliation.break_auto_resolved`
  * for those inside the tolerance, in batch order (the columns EventsService.record writes). Its six
- * parameters from `$first`: organization, ledger, mode, run id, created_at text, tolerance.
+ * parameters from `$first`: organization, ledger, mode, run id, created_at text, tolerance; `$trace`:
+ * traceContextParam().
  */
-const MATCH_EVENTS = ({ first }: { first: number }) => {
+const MATCH_EVENTS = ({ first, trace }: { first: number; trace: number }) => {
   const [org, ledger, mode, runId, at, tolerance] = [0, 1, 2, 3, 4, 5].map((k) => `$${first + k}`);
-  return `INSERT INTO events (organization_id, ledger_id, mode, type, resource_id, data)
+  return `INSERT INTO events (organization_id, ledger_id, mode, type, resource_id, data, trace_context)
     SELECT ${org}::uuid, ${ledger}::uuid, ${mode}::text, t.type, m.id::text,
       jsonb_build_object('object', 'reconciliation_match', 'id', m.id, 'match_id', m.id, 'external_transaction_id', m.row_id,
         'reconciliation_run_id', ${runId}::uuid, 'strategy', m.strategy, 'posting_ids', to_jsonb(string_to_array(m.posting_ids, ',')::bigint[]),
         'amount', m.amount::numeric::text, 'currency', m.currency, 'residual', m.residual::numeric::text,
         'auto_resolved', m.residual::numeric <> 0, 'created_at', ${at}::text)
-      || CASE WHEN t.type = 'reconciliation.break_auto_resolved' THEN jsonb_build_object('tolerance', ${tolerance}::text) ELSE '{}' END
+      || CASE WHEN t.type = 'reconciliation.break_auto_resolved' THEN jsonb_build_object('tolerance', ${tolerance}::text) ELSE '{}' END,
+      $${trace}::jsonb
     FROM m CROSS JOIN LATERAL (VALUES (1, 'reconciliation.match_created'), (2, 'reconciliation.break_auto_resolved')) AS t(k, type)
     WHERE t.k = 1 OR m.residual::numeric <> 0
     ORDER BY m.n, t.k`;
@@ -337,7 +340,7 @@ export class ReconciliationRunsRepository {
        linked AS (
          INSERT INTO reconciliation_match_postings (match_id, posting_id, ledger_id)
          SELECT m.id, unnest(string_to_array(m.posting_ids, ',')::bigint[]), $9 FROM m),
-       announced AS (${MATCH_EVENTS({ first: 8 })})
+       announced AS (${MATCH_EVENTS({ first: 8, trace: 17 })})
        SELECT (SELECT count(*) FROM claimed)::int AS claimed, (SELECT count(*) FROM marked)::int AS marked`,
       [
         ...matchArrays(batch),
@@ -350,6 +353,7 @@ export class ReconciliationRunsRepository {
         now,
         run.externalReference,
         postingIds,
+        traceContextParam(),
       ],
     );
     return done.claimed === postingIds.length && done.marked === batch.length;
@@ -466,7 +470,7 @@ export class ReconciliationRunsRepository {
    * those inside the tolerance, as one statement (the columns EventsService.record writes).
    */
   private async recordMatchEvents(manager: EntityManager, scope: LedgerScope, run: RunRecord, written: WrittenMatch[], now: Date): Promise<void> {
-    await manager.query(`WITH m AS (${MATCH_SET(1)}) ${MATCH_EVENTS({ first: 8 })}`, [
+    await manager.query(`WITH m AS (${MATCH_SET(1)}) ${MATCH_EVENTS({ first: 8, trace: 14 })}`, [
       ...matchArrays(written),
       scope.organizationId,
       scope.ledgerId,
@@ -474,6 +478,7 @@ export class ReconciliationRunsRepository {
       run.id,
       now.toISOString(),
       run.autoResolveBelow,
+      traceContextParam(),
     ]);
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { StatementBatcher } from '@bursar/service-kit';
+import { currentTraceContext, StatementBatcher } from '@bursar/service-kit';
 import { DataSource, QueryFailedError } from 'typeorm';
 import { LedgerScope } from '../common/mode';
 import { IdempotencyService, PendingKey } from '../idempotency/idempotency.service';
@@ -239,6 +239,8 @@ export class TransactionBatcher {
         max_available: c.maxAvailable?.toString(),
       })),
       events: events(outcome).map((e) => ({ type: e.type, resource_id: e.resourceId, data: e.data })),
+      // Taken here, in the request's context: the batch is sent from whichever submission started it.
+      trace_context: currentTraceContext(),
       idem: key && {
         organization: key.pending.scope.organizationId,
         mode: key.pending.scope.mode,

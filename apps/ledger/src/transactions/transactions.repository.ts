@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { preparedQuery } from '@bursar/service-kit';
+import { preparedQuery, TraceCarrier } from '@bursar/service-kit';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { AccountType } from '../accounts/account-kinds';
 import { BalanceTotals, BalanceTotalsRow, totalsOf } from '../balances/balance';
@@ -136,7 +136,7 @@ function bookOf(rows: (LockedRow & { lockedAt: Date })[], postingIds: string[]):
   return { accounts, postingIds, now: rows[0]?.lockedAt ?? new Date() };
 }
 
-/** One transaction of a ledger_write_batch call (see the migration WriteBatchFunction), ready to write. */
+/** One transaction of a ledger_write_batch call (see sql/ledger-write-batch.sql), ready to write. */
 export interface BatchItem {
   id: string;
   key: string | null;
@@ -152,6 +152,8 @@ export interface BatchItem {
   refs: { id: string; rail: string; kind: string; value: string; metadata: Record<string, unknown> }[];
   conditions: { account: string; lock_version?: number; min_available?: string; max_available?: string }[];
   events: { type: string; resource_id: string | null; data: object }[];
+  /** The submitting request's trace context, stored with its events (null when tracing is off). */
+  trace_context: TraceCarrier | null;
   /** The idempotency key to store completed with the write; without `body` it is only checked (the caller stores it). */
   idem: { organization: string; mode: string; client: string; route: string; key: string; fingerprint: string; status: number; body: string | null } | null;
   /** Whether the result carries the touched accounts as they stand after the write. */

@@ -16,6 +16,7 @@ import { ReconciliationWritePath1763880000000 } from './1763880000000-reconcilia
 import { WriteBatchFunction1763890000000 } from './1763890000000-write-batch-function';
 import { WebhookEndpointHeaderBrand1763890019000 } from './1763890019000-webhook-endpoint-header-brand';
 import { OutboxTraceContext1763960024000 } from './1763960024000-outbox-trace-context';
+import { WriteBatchTraceContext1763960025000 } from './1763960025000-write-batch-trace-context';
 
 /** Every ledger migration, in order. TypeORM records applied ones in `schema_migrations`. */
 export const ledgerMigrations = [
@@ -37,4 +38,5 @@ export const ledgerMigrations = [
   WriteBatchFunction1763890000000,
   WebhookEndpointHeaderBrand1763890019000,
   OutboxTraceContext1763960024000,
+  WriteBatchTraceContext1763960025000,
 ];
