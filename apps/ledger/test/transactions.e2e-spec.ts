@@ -421,4 +421,23 @@ describe('Transactions', () => {
     const empty = await api.post('/transactions/bulk', { transactions: [] }, null).expect(422);
     expect(empty.body.error.param).toBe('transactions');
   });
+
+  it('refuses an array or null where a nested object belongs (422 naming the field; pnpm fuzz seed 90210 got a 500)', async () => {
+    const postings = [
+      { account: 'cash', amount: '1', currency: 'USD', direction: 'debit' },
+      { account: 'deposits', amount: '1', currency: 'USD', direction: 'credit' },
+    ];
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['/transactions/bulk', { atomic: false, transactions: [[]] }, 'transactions'],
+      ['/transactions/bulk', { atomic: true, transactions: [null] }, 'transactions'],
+      ['/transactions/bulk', { transactions: [{ idempotency_key: 'nested-1', postings: [[], []] }] }, 'transactions.0.postings'],
+      ['/transactions', { postings: [postings[0], [postings[1]]] }, 'postings'],
+      ['/transactions', { postings, conditions: [[]] }, 'conditions'],
+      ['/transactions', { postings, external_refs: [[{ rail: 'ach', kind: 'trace', value: '1' }]] }, 'external_refs'],
+    ];
+    for (const [path, body, param] of cases) {
+      const res = await api.post(path, body, path === '/transactions' ? undefined : null);
+      expect([path, JSON.stringify(body), res.status, res.body.error?.code, res.body.error?.param]).toEqual([path, JSON.stringify(body), 422, 'invalid_request', param]);
+    }
+  });
 });

@@ -56,8 +56,7 @@ export class AgentsService {
         name: dto.name,
         status: dto.status,
         mode: dto.mode,
-        // IsOptional lets an explicit null through; it means unrestricted, as absent.
-        scopes: dto.scopes ?? [],
+        scopes: dto.scopes,
         max_budget_cents: dto.max_budget_cents ?? null,
         key_lookup: key.lookup,
         key_digest: key.digest,
@@ -91,7 +90,7 @@ export class AgentsService {
       const agent = await this.agents.update(em, workspaceId, id, {
         ...(dto.name !== undefined && { name: dto.name }),
         ...(dto.status !== undefined && { status: dto.status }),
-        ...(dto.scopes !== undefined && { scopes: dto.scopes ?? [] }),
+        ...(dto.scopes !== undefined && { scopes: dto.scopes }),
         ...(dto.max_budget_cents !== undefined && { max_budget_cents: dto.max_budget_cents }),
       });
       const action = agent.status !== current.status && agent.status !== 'active' ? `agent.${agent.status}` : 'agent.updated';

@@ -27,11 +27,10 @@ export class AccountTemplatesService {
   ) {}
 
   async create(scope: LedgerScope, body: CreateAccountTemplateDto): Promise<AccountTemplateEntity> {
-    // null counts as absent (class-validator's IsOptional lets it through).
-    if ((body.custody_provider == null) !== (body.custody_external_id == null)) {
+    if ((body.custody_provider === undefined) !== (body.custody_external_id === undefined)) {
       throw LedgerErrors.error('invalid_request', {
         message: 'custody_provider and custody_external_id go together',
-        param: body.custody_provider == null ? 'custody_provider' : 'custody_external_id',
+        param: body.custody_provider === undefined ? 'custody_provider' : 'custody_external_id',
       });
     }
     const created = await this.templates.insert(scope, {

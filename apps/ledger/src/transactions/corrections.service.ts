@@ -58,8 +58,7 @@ export class CorrectionsService {
 
   /** With `amount` (our contract's partial reverse) this is a refund. */
   reverse(scope: LedgerScope, id: string, body: CorrectionDto, key: string | null, expand: Set<Expandable>): Promise<WriteResult> {
-    // An explicit null amount means none, as an absent one (it reached BigInt(null): 500).
-    if (body.amount != null) return this.refund(scope, id, body, key, expand);
+    if (body.amount !== undefined) return this.refund(scope, id, body, key, expand);
     let original: TransactionEntity;
     return this.service.writeOne(
       scope,

@@ -252,8 +252,7 @@ export class TransactionsService {
           hint: `Correct the money with POST /v1/transactions/${id}/reverse`,
         });
       }
-      // An explicit null changes nothing, as an absent field (it reached metadataAsStrings(null): 500).
-      if (body.metadata == null) return (await this.present(scope, [current], new Set(), manager))[0];
+      if (body.metadata === undefined) return (await this.present(scope, [current], new Set(), manager))[0];
       const patch = metadataAsStrings(body.metadata);
       const metadata = body.merge === false ? patch : { ...current.metadata, ...patch };
       await this.transactions.updateMetadata(scope, id, metadata, manager);

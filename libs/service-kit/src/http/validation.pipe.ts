@@ -1,5 +1,6 @@
 import { ArgumentMetadata, Type, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ValidationFailed } from '@bursar/errors';
+import { nullsAsAbsent } from './dto-conventions';
 
 /** Failing field paths with their messages, and the paths that were simply absent. */
 function collect(errors: ValidationError[], prefix: string, into: Record<string, string[]>, missing: string[]) {
@@ -46,6 +47,7 @@ class SourcedValidationPipe extends ValidationPipe {
     if (accepted) return accepted;
     try {
       const transformed: unknown = await super.transform(value, metadata);
+      nullsAsAbsent(transformed);
       if (empty && transformed instanceof metatype) emptyAccepted.add(metatype);
       return transformed;
     } catch (e) {
@@ -55,7 +57,7 @@ class SourcedValidationPipe extends ValidationPipe {
   }
 }
 
-/** DTO validation: unknown fields refused, values transformed, failures reported per field path. */
+/** DTO validation: unknown fields refused, values transformed, null as absent where not nullable, failures reported per field path. */
 export function createValidationPipe(): ValidationPipe {
   return new SourcedValidationPipe({
     whitelist: true,

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsDateString, IsIn, IsObject, IsOptional, IsUUID, ValidateNested } from 'class-validator';
+import { IsDateString, IsIn, IsOptional, IsUUID } from 'class-validator';
+import { NestedDto } from '@bursar/service-kit';
 import { PolicyDraftDto } from '../../policies/dto/policy-write.dto';
 import type { BacktestMode } from '../backtest-simulator';
 
@@ -13,9 +13,7 @@ export class PolicyBacktestCreateDto {
   agent_id?: string;
 
   @ApiProperty({ type: PolicyDraftDto, description: "The draft, as a policy preview takes it; it replaces every active policy of each agent" })
-  @IsObject()
-  @ValidateNested()
-  @Type(() => PolicyDraftDto)
+  @NestedDto(() => PolicyDraftDto)
   policy: PolicyDraftDto;
 
   @ApiProperty({ format: 'date-time', description: 'First decision time included' })

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsObject, IsOptional, IsString, IsUUID, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { IsInt, IsOptional, IsString, IsUUID, Matches, Max, Min } from 'class-validator';
+import { NestedDto } from '@bursar/service-kit';
 import { ACTION_TYPE_PATTERN, ActionFieldsDto } from '../../actions/dto/action-request.dto';
 import { PolicyDraftDto } from '../../policies/dto/policy-write.dto';
 
@@ -22,8 +22,6 @@ export class PolicyPreviewDto extends ActionFieldsDto {
   session_budget_cents?: number;
 
   @ApiProperty({ type: PolicyDraftDto })
-  @IsObject()
-  @ValidateNested()
-  @Type(() => PolicyDraftDto)
+  @NestedDto(() => PolicyDraftDto)
   policy: PolicyDraftDto;
 }

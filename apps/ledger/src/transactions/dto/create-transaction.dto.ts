@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Min, ValidateBy, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Min, ValidateBy } from 'class-validator';
+import { NestedDto } from '@bursar/service-kit';
 import { IsInstant } from '../../common/is-instant.decorator';
 import { ACCOUNT_ID_PATTERN, Direction } from '../../accounts/account-kinds';
 import { CURRENCY_PATTERN } from '../../accounts/currencies';
@@ -105,8 +105,7 @@ export class TransactionBodyDto {
   @IsArray()
   @ArrayMinSize(2)
   @ArrayMaxSize(250)
-  @ValidateNested({ each: true })
-  @Type(() => PostingInputDto)
+  @NestedDto(() => PostingInputDto, { each: true })
   postings: PostingInputDto[];
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
@@ -125,16 +124,14 @@ export class CreateTransactionDto extends TransactionBodyDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(50)
-  @ValidateNested({ each: true })
-  @Type(() => ExternalRefInputDto)
+  @NestedDto(() => ExternalRefInputDto, { each: true })
   external_refs?: ExternalRefInputDto[];
 
   @ApiPropertyOptional({ type: [ConditionInputDto], description: 'Checked atomically with the write; 409 precondition_failed' })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(50)
-  @ValidateNested({ each: true })
-  @Type(() => ConditionInputDto)
+  @NestedDto(() => ConditionInputDto, { each: true })
   conditions?: ConditionInputDto[];
 
   @ApiPropertyOptional({ description: 'Validate only: nothing is written, no key is used, no events' })
@@ -160,7 +157,6 @@ export class BulkTransactionsDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(1000)
-  @ValidateNested({ each: true })
-  @Type(() => BulkItemDto)
+  @NestedDto(() => BulkItemDto, { each: true })
   transactions: BulkItemDto[];
 }

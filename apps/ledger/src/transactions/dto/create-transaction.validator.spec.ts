@@ -35,6 +35,7 @@ describe('acceptCreateTransaction (fast path of the transaction body)', () => {
     ['a bad direction', { postings: [posting({ direction: 'up' }), posting()] }],
     ['a bad account id', { postings: [posting({ account: 'a b' }), posting()] }],
     ['non-string tags', { postings: [posting({ tags: { k: 1 } }), posting()] }],
+    ['an array as a posting', { postings: [posting(), [posting()]] }],
     ['array metadata', { ...valid, metadata: [] }],
     ['a string dry_run', { ...valid, dry_run: 'true' }],
     ['a null optional', { ...valid, metadata: null }],
