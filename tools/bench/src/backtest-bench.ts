@@ -7,7 +7,7 @@ import { Client } from 'pg';
 import { generateSecretKey } from '@bursar/crypto';
 import { freePort, toolSettings } from '@bursar/dev-infra';
 import { startAppProcess, SWC_REGISTER } from '@bursar/testing';
-import { BENCH_SERVERS, redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit';
+import { BENCH_SERVERS, redisUrl, report, runScript, scratchDatabase, sleep, BENCH_SERVICE_NODE } from './bench-kit';
 
 /*
  * `pnpm bench:backtest`: the real control service (a child process) on a scratch database backtests
@@ -31,7 +31,7 @@ const settings = toolSettings({
   summary: 'The real control service backtests a stricter policy draft over recorded decisions seeded with SQL: decisions/s end\nto end and peak RSS; an equal draft in independent mode must change nothing.',
   env: {
     BACKTEST_DECISIONS: { help: 'recorded decisions to backtest over', default: '1000000' },
-    BENCH_NODE_OPTIONS: { help: 'passed to the service process, e.g. `-r ./some-preload.js`' },
+    ...BENCH_SERVICE_NODE,
     ...BENCH_SERVERS,
   },
 });

@@ -16,6 +16,16 @@ export const BENCH_SERVERS = {
   REDIS_URL: { help: 'Redis the services use', default: 'redis://127.0.0.1:6379' },
 } satisfies Record<string, ToolSetting>;
 
+/** Settings of the benchmarked service's Node process(es). */
+export const BENCH_SERVICE_NODE = {
+  BENCH_NODE_OPTIONS: { help: 'passed to the service process(es), e.g. `-r ./some-preload.js`' },
+} satisfies Record<string, ToolSetting>;
+
+/** A CPU profile of the benchmarked service, for the benches that start replicas. */
+export const BENCH_CPU_PROFILE = {
+  BENCH_CPU_PROF: { help: '<file.cpuprofile>: a CPU profile of the service (replica r > 0 writes <file>.r)' },
+} satisfies Record<string, ToolSetting>;
+
 /** Totals and worst values over the load generators of one run, one per service replica. */
 export function overReplicas(results: autocannon.Result[]) {
   return {

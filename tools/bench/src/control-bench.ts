@@ -7,7 +7,7 @@ import { Client } from 'pg';
 import { digestSecret, generateSecretKey, randomToken } from '@bursar/crypto';
 import { startAppProcess } from '@bursar/testing';
 import { toolSettings } from '@bursar/dev-infra';
-import { BENCH_SERVERS, overReplicas, redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit';
+import { BENCH_SERVERS, overReplicas, redisUrl, report, runScript, scratchDatabase, sleep, BENCH_SERVICE_NODE, BENCH_CPU_PROFILE } from './bench-kit';
 import { floorDecision, startFloor } from './floor-kit';
 
 /*
@@ -43,8 +43,8 @@ const settings = toolSettings({
     BENCH_AGENTS: { help: 'agents the load is spread over', default: '16' },
     BENCH_ONLY: { help: 'comma list of baseline, authorize, floor, simulate, verify, consume, evaluation (default all)' },
     BENCH_REPLICAS: { help: 'service processes on one database, the load split evenly across them', default: '1' },
-    BENCH_NODE_OPTIONS: { help: 'passed to the service processes, e.g. `-r ./some-preload.js`' },
-    BENCH_CPU_PROF: { help: '<file.cpuprofile>: a CPU profile of the service (replica r > 0 writes <file>.r)' },
+    ...BENCH_SERVICE_NODE,
+    ...BENCH_CPU_PROFILE,
     ...BENCH_SERVERS,
   },
 });

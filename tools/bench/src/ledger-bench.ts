@@ -7,7 +7,7 @@ import { Client } from 'pg';
 import { generateSecretKey } from '@bursar/crypto';
 import { startAppProcess } from '@bursar/testing';
 import { toolSettings } from '@bursar/dev-infra';
-import { BENCH_SERVERS, ledgerBenchClient, overReplicas, percentile, redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit';
+import { BENCH_SERVERS, ledgerBenchClient, overReplicas, percentile, redisUrl, report, runScript, scratchDatabase, sleep, BENCH_SERVICE_NODE, BENCH_CPU_PROFILE } from './bench-kit';
 
 /*
  * `pnpm bench:ledger`: the real ledger service on a scratch database, loaded with two-posting
@@ -37,8 +37,8 @@ const settings = toolSettings({
     BENCH_SLICES: { help: 'alternating HTTP and in-database slices per scenario', default: '3' },
     BENCH_ONLY: { help: 'comma list of baseline, 1, 4, 20, hot (default all)' },
     BENCH_REPLICAS: { help: 'service processes on one database, each scenario\'s clients shared out between them', default: '1' },
-    BENCH_NODE_OPTIONS: { help: 'passed to the service processes, e.g. `-r ./some-preload.js`' },
-    BENCH_CPU_PROF: { help: '<file.cpuprofile>: a CPU profile of the service (replica r > 0 writes <file>.r)' },
+    ...BENCH_SERVICE_NODE,
+    ...BENCH_CPU_PROFILE,
     ...BENCH_SERVERS,
   },
 });

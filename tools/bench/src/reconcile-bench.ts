@@ -5,7 +5,7 @@ import { Client } from 'pg';
 import { generateSecretKey } from '@bursar/crypto';
 import { startAppProcess } from '@bursar/testing';
 import { toolSettings } from '@bursar/dev-infra';
-import { BENCH_SERVERS, ledgerBenchClient, redisUrl, report, runScript, scratchDatabase, sleep } from './bench-kit';
+import { BENCH_SERVERS, ledgerBenchClient, redisUrl, report, runScript, scratchDatabase, sleep, BENCH_SERVICE_NODE } from './bench-kit';
 
 /*
  * `pnpm bench:reconcile`: the real ledger service on a scratch database reconciles BENCH_ROWS bank
@@ -26,7 +26,7 @@ const settings = toolSettings({
   summary: 'The real ledger service on a scratch database reconciles bank rows against as many bank postings, end to end through\nHTTP: rows/s and peak RSS; the matches are checked afterwards.',
   env: {
     BENCH_ROWS: { help: 'bank rows (5000 is a CI-sized run)', default: '100000' },
-    BENCH_NODE_OPTIONS: { help: 'passed to the service process, e.g. `-r ./some-preload.js`' },
+    ...BENCH_SERVICE_NODE,
     ...BENCH_SERVERS,
   },
 });
