@@ -67,7 +67,11 @@ describe('traces from a request through the outbox and the queue to the webhook 
     const isPostgres = (s: ReceivedSpan) => s.attributes['db.system'] === 'postgresql' || s.attributes['db.system.name'] === 'postgresql';
     const spans = await pollUntil(
       inTrace,
-      (found) => found.some((s) => s.service === 'webhook-worker') && found.some((s) => s.service === 'control' && isPostgres(s)),
+      // Spans are exported as they end, a parent after its children: wait for the delivery span itself and the request's root span.
+      (found) =>
+        found.some((s) => s.service === 'webhook-worker' && s.name === 'webhook deliver') &&
+        found.some((s) => s.service === 'control' && !s.parentSpanId) &&
+        found.some((s) => s.service === 'control' && isPostgres(s)),
       15_000,
     );
     // The trace is the approval request's, the delivery span a child of one of its spans.

@@ -19,6 +19,10 @@ function callerSpan(): { traceId: string; spanId: string; header: string } {
   return { traceId, spanId, header: `00-${traceId}-${spanId}-01` };
 }
 
+/** The worker's span for one webhook delivery, in the given trace. */
+const isDelivery = (span: ReceivedSpan, traceId?: string) =>
+  span.traceId === traceId && span.service === 'webhook-worker' && span.name === 'webhook deliver';
+
 /**
  * New transactions are written by ledger_write_batch, several requests' items in one call sent
  * from whichever request started the batch: each item carries its own request's trace context to
@@ -124,14 +128,15 @@ describe('ledger traces from a batched write or a reconciliation run to the webh
     // That trace is the one of the POST's server span in the ledger (the child of the caller's span), and holds the delivery.
     const spans = await pollUntil(
       async (): Promise<ReceivedSpan[]> => [...otlp.spans],
-      (found) => callers.every((c) => found.some((s) => s.parentSpanId === c.spanId) && found.some((s) => s.traceId === c.traceId && s.service === 'webhook-worker')),
+      // The delivery span ends after its own child spans (the outgoing request), so it may be exported in a later batch: wait for it by name.
+      (found) => callers.every((c) => found.some((s) => s.parentSpanId === c.spanId) && found.some((s) => isDelivery(s, c.traceId))),
       15_000,
     );
     created.forEach((id, n) => {
       const server = spans.find((s) => s.service === 'ledger' && s.parentSpanId === callers[n].spanId);
       expect(server?.attributes).toMatchObject({ 'http.request.method': 'POST', 'url.path': '/ledger/v1/transactions' });
       expect(traces.get(id)).toBe(server?.traceId);
-      expect(spans.some((s) => s.traceId === server?.traceId && s.service === 'webhook-worker' && s.name === 'webhook deliver')).toBe(true);
+      expect(spans.some((s) => isDelivery(s, server?.traceId))).toBe(true);
     });
   }, 60_000);
 
