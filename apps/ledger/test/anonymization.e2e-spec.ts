@@ -3,7 +3,6 @@ import { DataSource } from 'typeorm';
 import { webhookTestEnv } from '@bursar/testing';
 import { AccessTokenService } from '../src/auth/access-token.service';
 import { OauthClientEntity } from '../src/oauth-clients/oauth-client.entity';
-import { TransactionsRepository } from '../src/transactions/transactions.repository';
 import { BooksApi, Json } from './books-api';
 import { accessToken, LedgerFixtures, TestClient } from './ledger-fixtures';
 import { LedgerTestApp, startLedgerTestApp } from './ledger-test-app';
@@ -248,8 +247,8 @@ describe('POST /ledger/v1/tenants/me/anonymize', () => {
     const runner = t.app.get(DataSource).createQueryRunner();
     await runner.connect();
     await runner.startTransaction();
-    const scope = { organizationId: api.client.organizationId, mode: 'test' as const, ledgerId: api.client.ledgerId };
-    await t.app.get(TransactionsRepository).lockAccounts(runner.manager, scope, ['sales']);
+    await runner.query(`SELECT pg_advisory_xact_lock_shared(hashtextextended('books:' || $1::text, 0))`, [api.client.ledgerId]);
+    await runner.query(`SELECT 1 FROM accounts WHERE ledger_id = $1 AND id = 'sales' FOR NO KEY UPDATE`, [api.client.ledgerId]);
     let answered = false;
     const pending = anonymize(api.token).then((res) => {
       answered = true;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource, QueryFailedError } from 'typeorm';
-import { BatchItem, TransactionsRepository, WRITE_RACED, writeBatchJson } from '../src/transactions/transactions.repository';
+import { BatchItem, writeBatchJson } from '../src/books/engine-batch';
+import { TransactionsRepository, WRITE_RACED } from '../src/transactions/transactions.repository';
 import { BooksApi, startBooksApp } from './books-api';
 import { booksProblems } from './books-invariants';
 import { LedgerTestApp } from './ledger-test-app';
@@ -51,10 +52,14 @@ describe('The write function (ledger_write_batch)', () => {
     };
   }
 
-  function call(items: BatchItem[]): string {
-    const accounts = [...new Set(items.flatMap((i) => [...i.postings.map((p) => p.account), ...i.conditions.map((c) => c.account)]))];
+  function call(items: BatchItem[], mode: { dry_run?: boolean; atomic?: boolean; accounts?: string[] } = {}): string {
+    const named = items.flatMap((i) => [...(i.postings ?? []).map((p) => p.account), ...(i.conditions ?? []).map((c) => c.account)]);
+    const accounts = [...new Set([...named, ...(mode.accounts ?? [])])];
     const { organizationId, ledgerId } = api.client;
-    const head = { ledger: ledgerId, organization: organizationId, mode: 'test', stale_before: new Date(), expired_before: null, accounts };
+    const head = {
+      ledger: ledgerId, organization: organizationId, mode: 'test', stale_before: new Date(), expired_before: null, accounts,
+      dry_run: mode.dry_run ?? false, atomic: mode.atomic ?? false,
+    };
     return writeBatchJson(head, items.map((item) => JSON.stringify(item)));
   }
 

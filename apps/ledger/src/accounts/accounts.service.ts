@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AccountTemplateEntity } from '../account-templates/account-template.entity';
 import { AccountTemplatesService } from '../account-templates/account-templates.service';
-import { balanceFigures } from '../balances/balance';
+import { balanceFigures } from '../books/balance-figures';
 import { BalancesRepository } from '../balances/balances.repository';
 import { ListPage } from '../common/envelope.interceptor';
 import { LedgerErrors } from '../common/ledger-errors';

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AccountType } from '../accounts/account-kinds';
 import { LedgerScope } from '../common/mode';
 import { PostingEntity } from '../postings/posting.entity';
-import { BalanceTotals, BalanceTotalsRow, totalsOf } from './balance';
+import { BalanceTotals, BalanceTotalsRow, totalsOf } from '../books/balance-figures';
 
 /** An account's identity as balance reads need it. */
 export interface BalanceSubject {

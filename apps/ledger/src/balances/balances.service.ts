@@ -3,7 +3,8 @@ import { LedgerErrors } from '../common/ledger-errors';
 import { LedgerScope } from '../common/mode';
 import { normalSide } from '../accounts/account-kinds';
 import { presentPosting } from '../postings/posting.presenter';
-import { BalanceFigures, balanceFigures, presentBalance, ZERO_TOTALS } from './balance';
+import { BalanceFigures, balanceFigures, ZERO_TOTALS } from '../books/balance-figures';
+import { presentBalance } from './balance.presenter';
 import { BalancesRepository, SubjectTotals } from './balances.repository';
 
 function notFound(id: string): never {

@@ -1,5 +1,5 @@
 import { normalSide } from '../accounts/account-kinds';
-import { balanceFigures } from '../balances/balance';
+import { balanceFigures } from '../books/balance-figures';
 import { FlowLeg, ReportAccount } from './reports.repository';
 
 /** ReportAccountRow: balances positive on the normal side; debit and credit totals of posted legs. */

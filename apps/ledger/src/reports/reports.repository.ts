@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AccountKind, AccountType, FundClassification } from '../accounts/account-kinds';
-import { BalanceTotals, BalanceTotalsRow, totalsOf } from '../balances/balance';
+import { BalanceTotals, BalanceTotalsRow, totalsOf } from '../books/balance-figures';
 import { LedgerScope } from '../common/mode';
 
 export interface ReportAccount {

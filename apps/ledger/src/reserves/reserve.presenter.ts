@@ -1,5 +1,5 @@
-import { balanceFigures } from '../balances/balance';
-import type { WriteOutcome } from '../transactions/books-writer';
+import { balanceFigures } from '../books/balance-figures';
+import type { WriteOutcome } from '../books/engine-batch';
 
 export interface ReserveOpResult {
   object: 'reserve_op_result';

@@ -10,7 +10,7 @@ import { normalizeCurrency } from '../accounts/currencies';
 import { LedgerErrors } from '../common/ledger-errors';
 import { LedgerScope } from '../common/mode';
 import { EventsService } from '../events/events.service';
-import { PlannedPosting, TransactionPlan } from '../transactions/transaction-plan';
+import { PlannedPosting, TransactionPlan } from '../books/transaction-plan';
 import { TransactionErrors } from '../transactions/transaction-errors';
 import { TransactionsService } from '../transactions/transactions.service';
 import { ClawReserveDto, ReleaseReserveDto } from './dto/release-reserve.dto';

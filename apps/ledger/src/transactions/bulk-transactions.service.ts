@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiError, normalizeError } from '@bursar/errors';
-import { DataSource } from 'typeorm';
+import { currentTraceContext } from '@bursar/service-kit';
+import { KeyTaken } from '../books/book-refusals';
+import { TransactionPlan } from '../books/transaction-plan';
 import { LedgerErrors } from '../common/ledger-errors';
 import { LedgerScope } from '../common/mode';
-import { EventsService } from '../events/events.service';
-import { BooksWriter, KeyTaken } from './books-writer';
+import { BooksEngine, PreparedEntry, Verdict } from './books-engine';
 import { BulkTransactionsDto } from './dto/create-transaction.dto';
-import { TransactionPlan } from './transaction-plan';
 import { PresentedTransaction } from './transaction.presenter';
 import { TransactionsRepository } from './transactions.repository';
 import { presentOutcome, TransactionsService } from './transactions.service';
@@ -28,109 +27,78 @@ function itemError(err: unknown): ItemError {
   return { code: n.code ?? 'invalid_request', message: n.message, hint: n.hint, param: n.param, details: n.details };
 }
 
-/** Rolls an atomic batch back after every item has been judged. */
-class AtomicBatchFailed extends Error {
-  constructor(readonly results: BulkItemResult[]) {
-    super('atomic batch failed');
-  }
-}
+const NOT_APPLIED: ItemError = { code: 'invalid_request', message: 'Not applied: another item of this atomic batch failed' };
+
+/** An item's plan, or why it has none (it does not balance). */
+type Planned = { plan: TransactionPlan } | { error: ItemError };
 
 /**
- * POST /transactions/bulk. Each item carries its own idempotency key; a known key answers
- * `replayed`. Non-atomic items stand alone; an atomic batch is one database transaction where
- * one failure fails all (the culprits carry their error, the rest `invalid_request`).
+ * POST /transactions/bulk, as one call of the books engine for the whole batch: items are judged in
+ * order against running totals, exactly as the same items sent one by one would be. Each item's
+ * idempotency key names its transaction; a known key answers `replayed`. Non-atomic items stand
+ * alone; an atomic batch writes all or nothing (the culprits carry their error, the rest
+ * `invalid_request`).
  */
 @Injectable()
 export class BulkTransactionsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly engine: BooksEngine,
     private readonly transactions: TransactionsRepository,
     private readonly service: TransactionsService,
-    private readonly writer: BooksWriter,
-    private readonly events: EventsService,
   ) {}
 
   async run(scope: LedgerScope, body: BulkTransactionsDto): Promise<{ atomic: boolean; results: BulkItemResult[] }> {
     const atomic = body.atomic ?? false;
-    const results = atomic ? await this.atomic(scope, body) : await this.oneByOne(scope, body);
-    return { atomic, results };
-  }
-
-  /** Items are submitted together, so the batcher can write them in few database transactions. */
-  private oneByOne(scope: LedgerScope, body: BulkTransactionsDto): Promise<BulkItemResult[]> {
-    return Promise.all(
-      body.transactions.map(async (item): Promise<BulkItemResult> => {
-        const key = item.idempotency_key;
-        try {
-          const written = await this.service.create(scope, item, key, new Set());
-          return { idempotency_key: key, status: written.replayed ? 'replayed' : 'created', transaction: written.transaction };
-        } catch (err) {
-          return { idempotency_key: key, status: 'error', error: itemError(err) };
-        }
-      }),
-    );
-  }
-
-  private async atomic(scope: LedgerScope, body: BulkTransactionsDto): Promise<BulkItemResult[]> {
     const keys = body.transactions.map((t) => t.idempotency_key);
-    if (new Set(keys).size !== keys.length) {
+    if (atomic && new Set(keys).size !== keys.length) {
       throw LedgerErrors.error('invalid_request', { message: 'Idempotency keys repeat within the batch', param: 'transactions' });
     }
-    const plans: (TransactionPlan | ItemError)[] = body.transactions.map((item) => {
+    const planned = body.transactions.map((item): Planned => {
       try {
-        return this.service.planOf(item, item.idempotency_key);
+        return { plan: this.service.planOf(item, item.idempotency_key) };
       } catch (err) {
-        return itemError(err);
+        return { error: itemError(err) };
       }
     });
-    try {
-      return await this.dataSource.transaction(async (manager) => {
-        const valid = plans.filter((p): p is TransactionPlan => 'postings' in p);
-        const book = await this.writer.lock(manager, scope, valid);
-        const results: BulkItemResult[] = [];
-        let failed = plans.length !== valid.length;
-        for (const [i, plan] of plans.entries()) {
-          const key = keys[i];
-          if (!('postings' in plan)) {
-            results.push({ idempotency_key: key, status: 'error', error: plan });
-            continue;
-          }
-          const existing = await this.transactions.findByKey(scope, key);
-          if (existing) {
-            results.push({ idempotency_key: key, status: 'replayed', transaction: (await this.service.present(scope, [existing], new Set()))[0] });
-            continue;
-          }
-          try {
-            // After a failure nothing more is written; later items are only judged.
-            if (failed) {
-              this.writer.check(plan, book);
-              results.push({ idempotency_key: key, status: 'created' });
-              continue;
-            }
-            const outcome = await this.writer.apply(manager, scope, plan, book);
-            const presented = presentOutcome(outcome);
-            await this.events.record(manager, scope, 'transaction.created', outcome.transaction.id, presented);
-            results.push({ idempotency_key: key, status: 'created', transaction: presented });
-          } catch (err) {
-            if (err instanceof KeyTaken) throw err;
-            failed = true;
-            results.push({ idempotency_key: key, status: 'error', error: itemError(err) });
-          }
-        }
-        if (failed) throw new AtomicBatchFailed(results);
-        return results;
-      });
-    } catch (err) {
-      if (!(err instanceof AtomicBatchFailed)) throw err;
-      return err.results.map((r) =>
-        r.status === 'error'
-          ? r
-          : {
-              idempotency_key: r.idempotency_key,
-              status: 'error' as const,
-              error: { code: 'invalid_request', message: 'Not applied: another item of this atomic batch failed' },
-            },
+    const trace = currentTraceContext();
+    const prepared = new Map<number, PreparedEntry>();
+    for (const [i, p] of planned.entries()) {
+      if (!('plan' in p)) continue;
+      prepared.set(
+        i,
+        await this.engine.entry(scope, p.plan, (outcome) => ({
+          events: [{ type: 'transaction.created', resourceId: outcome.transaction.id, data: presentOutcome(outcome) }],
+          trace_context: trace,
+          idem: null,
+          touched: false,
+        })),
       );
     }
+    // An atomic batch with an item that does not balance is judged whole and written not at all.
+    const unplanned = prepared.size < planned.length;
+    const entries = [...prepared.values()];
+    const verdicts = entries.length === 0 ? [] : await this.engine.run(scope, entries.map((e) => e.entry), { atomic, dryRun: atomic && unplanned });
+    const verdictOf = new Map([...prepared.keys()].map((i, n) => [i, verdicts[n]] as const));
+    const replays = await this.replays(scope, verdicts);
+    const results = keys.map((key, i): BulkItemResult => {
+      const p = planned[i];
+      if ('error' in p) return { idempotency_key: key, status: 'error', error: p.error };
+      const verdict = verdictOf.get(i) as Verdict;
+      if (verdict.ok) return { idempotency_key: key, status: 'created', transaction: presentOutcome((prepared.get(i) as PreparedEntry).outcome) };
+      const replay = verdict.error instanceof KeyTaken ? replays.get(verdict.error.key) : undefined;
+      if (replay) return { idempotency_key: key, status: 'replayed', transaction: replay };
+      return { idempotency_key: key, status: 'error', error: itemError(verdict.error) };
+    });
+    if (!atomic || results.every((r) => r.status !== 'error')) return { atomic, results };
+    return { atomic, results: results.map((r) => (r.status === 'error' ? r : { idempotency_key: r.idempotency_key, status: 'error', error: NOT_APPLIED })) };
+  }
+
+  /** The transactions the keys of refused-as-taken items name, presented, by key. */
+  private async replays(scope: LedgerScope, verdicts: Verdict[]): Promise<Map<string, PresentedTransaction>> {
+    const keys = verdicts.flatMap((v) => (!v.ok && v.error instanceof KeyTaken ? [v.error.key] : []));
+    if (keys.length === 0) return new Map();
+    const existing = await this.transactions.findByKeys(scope, keys);
+    const presented = await this.service.present(scope, existing, new Set());
+    return new Map(existing.map((t, i) => [t.idempotencyKey as string, presented[i]]));
   }
 }

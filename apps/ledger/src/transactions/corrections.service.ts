@@ -9,7 +9,7 @@ import { EventsService } from '../events/events.service';
 import { PostingEntity } from '../postings/posting.entity';
 import { CorrectionDto } from './dto/correction.dto';
 import { Expandable } from './expand';
-import { flipped, legKey, legTotals, PlannedPosting, plannedOf, TransactionPlan } from './transaction-plan';
+import { flipped, legKey, legTotals, PlannedPosting, plannedOf, TransactionPlan } from '../books/transaction-plan';
 import { TransactionErrors } from './transaction-errors';
 import { TransactionEntity } from './transaction.entity';
 import { TransactionsRepository } from './transactions.repository';

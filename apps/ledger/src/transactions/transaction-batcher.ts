@@ -1,32 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { currentTraceContext, StatementBatcher } from '@bursar/service-kit';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { KeyTaken } from '../books/book-refusals';
+import { ItemKey, NewEvent, WriteOutcome } from '../books/engine-batch';
+import { TransactionPlan } from '../books/transaction-plan';
 import { LedgerScope } from '../common/mode';
 import { IdempotencyService, PendingKey } from '../idempotency/idempotency.service';
-import {
-  accountClosed,
-  BooksWriter,
-  currencyMismatch,
-  duplicateExternalRef,
-  insufficientFunds,
-  KeyTaken,
-  periodClosed,
-  preconditionFailed,
-  unknownAccounts,
-  WriteOutcome,
-} from './books-writer';
-import { PostingIdPool } from './posting-id-pool';
-import { TransactionPlan } from './transaction-plan';
-import {
-  BatchItem,
-  BatchItemResult,
-  lockedAccountOf,
-  NewEvent,
-  TransactionsRepository,
-  WRITE_RACED,
-  writeBatchJson,
-} from './transactions.repository';
+import { BooksEngine, EngineEntry, isRaced, RACE_RETRIES, Verdict } from './books-engine';
 
 /** The events a written transaction records, in its database transaction. */
 export type EventsOf = (outcome: WriteOutcome) => NewEvent[];
@@ -47,13 +28,9 @@ type Settled = { ok: true; outcome: WriteOutcome } | { ok: false; error: unknown
 /** A submission, built when it arrives: while earlier batches are in flight, not when its own is sent. */
 interface Submission {
   scope: LedgerScope;
-  plan: TransactionPlan;
   key: KeyWithResponse | null;
   outcome: WriteOutcome;
-  /** Its BatchItem, as JSON. */
-  item: string;
-  /** The accounts it locks. */
-  accounts: string[];
+  entry: EngineEntry;
 }
 
 /** Most submissions one call carries. */
@@ -63,41 +40,6 @@ const MAX_BATCH = 64;
  * four and twelve at 20 clients over 50 accounts (bigger batches, fewer commits) and matched one.
  */
 const BATCHES_PER_LEDGER = 2;
-/** Calls of one lone submission that met a concurrent write's key or ref before it is given up. */
-const RACE_RETRIES = 3;
-
-function accountsOf(plan: TransactionPlan): string[] {
-  return [...plan.postings.map((p) => p.account), ...plan.conditions.map((c) => c.account)];
-}
-
-function refusal(plan: TransactionPlan, r: Exclude<BatchItemResult, { ok: true }>): unknown {
-  switch (r.error) {
-    case 'unknown_account':
-      return unknownAccounts(plan, r.postings);
-    case 'currency_mismatch':
-      return currencyMismatch(plan, r.posting, r.account_currency);
-    case 'account_closed':
-      return accountClosed(plan, r.posting);
-    case 'precondition_failed':
-      return preconditionFailed(plan, r.condition, r.failed, r.actual);
-    case 'insufficient_funds':
-      return insufficientFunds({
-        account: r.account,
-        currency: r.currency,
-        available: r.available,
-        available_after: r.available_after,
-        overdraft_limit: r.overdraft_limit,
-      });
-    case 'period_closed':
-      return periodClosed(plan.valueDate);
-    case 'key_taken':
-      return new KeyTaken(plan.idempotencyKey ?? '');
-    case 'duplicate_external_ref':
-      return duplicateExternalRef(plan.externalRefs[r.ref]);
-  }
-}
-
-const raced = (e: unknown) => e instanceof QueryFailedError && (e.driverError as { code?: string }).code === WRITE_RACED;
 
 /**
  * Group commit for new transactions, in one round trip per batch. Submissions that arrive while a
@@ -120,14 +62,12 @@ export class TransactionBatcher {
     maxBatch: MAX_BATCH,
     lane: (s) => s.scope.ledgerId,
     inFlight: BATCHES_PER_LEDGER,
-    holds: (s) => s.accounts,
+    holds: (s) => s.entry.accounts,
   });
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly writer: BooksWriter,
-    private readonly transactions: TransactionsRepository,
-    private readonly postingIds: PostingIdPool,
+    private readonly engine: BooksEngine,
     private readonly idempotency: IdempotencyService,
   ) {}
 
@@ -138,41 +78,31 @@ export class TransactionBatcher {
    */
   async submit(scope: LedgerScope, plan: TransactionPlan, events: EventsOf, key: KeyWithResponse | null, touched: boolean): Promise<WriteOutcome> {
     if (plan.voids) throw new Error('the batcher writes new transactions only');
-    const postingIds = await this.postingIds.take(plan.postings.length);
-    const [written] = this.writer.build(scope, [plan], { postingIds, now: new Date() });
-    const outcome: WriteOutcome = { ...written, touched: [] };
-    const item = JSON.stringify(this.itemOf(plan, outcome, events, key, touched));
-    const settled = await this.batcher.submit({ scope, plan, key, outcome, item, accounts: accountsOf(plan) });
+    const { outcome, entry } = await this.engine.entry(scope, plan, (built) => ({
+      events: events(built),
+      // Taken here, in the request's context: the batch is sent from whichever submission started it.
+      trace_context: currentTraceContext(),
+      idem: key && this.itemKey(key, built),
+      touched: touched || !!key?.answersAfterWrite,
+    }));
+    const settled = await this.batcher.submit({ scope, key, outcome, entry });
     if (!settled.ok) throw settled.error;
     return settled.outcome;
   }
 
   private async write(batch: Submission[]): Promise<Settled[]> {
     const { scope } = batch[0];
-    const { staleBefore, expiredBefore } = this.idempotency.takeOverWindow();
-    const call = (subs: Submission[]) =>
-      writeBatchJson(
-        {
-          ledger: scope.ledgerId,
-          organization: scope.organizationId,
-          mode: scope.mode,
-          stale_before: staleBefore,
-          expired_before: expiredBefore,
-          accounts: [...new Set(subs.flatMap((s) => s.accounts))],
-        },
-        subs.map((s) => s.item),
-      );
     const settled: Settled[] = [];
     const now = batch.filter((s) => !s.key?.answersAfterWrite);
     if (now.length > 0) {
-      const results = await this.retryingRaces(batch.length, () => this.transactions.writeBatch(this.dataSource, call(now)));
-      now.forEach((s, n) => (settled[batch.indexOf(s)] = this.settle(s, results[n])));
+      const verdicts = await this.retryingRaces(batch.length, () => this.engine.call(this.dataSource, scope, now.map((s) => s.entry)));
+      now.forEach((s, n) => (settled[batch.indexOf(s)] = this.settle(s, verdicts[n])));
     }
     // Each in its own call, after the batch's: a failure here is this item's alone.
     for (const [i, s] of batch.entries()) {
       if (!s.key?.answersAfterWrite) continue;
       const key = s.key;
-      settled[i] = await this.retryingRaces(1, () => this.writeKeyAfter(s, key, call([s]))).catch((error: unknown) => ({ ok: false, error }) as const);
+      settled[i] = await this.retryingRaces(1, () => this.writeKeyAfter(s, key)).catch((error: unknown) => ({ ok: false, error }) as const);
     }
     return settled;
   }
@@ -186,17 +116,17 @@ export class TransactionBatcher {
       try {
         return await attempt();
       } catch (e) {
-        if (batchSize > 1 || tries >= RACE_RETRIES || !raced(e)) throw e;
+        if (batchSize > 1 || tries >= RACE_RETRIES || !isRaced(e)) throw e;
       }
     }
   }
 
   /** The write, then its key holding the response built from the written outcome, in one database transaction. */
-  private async writeKeyAfter(s: Submission, key: KeyWithResponse, call: string): Promise<Settled> {
+  private async writeKeyAfter(s: Submission, key: KeyWithResponse): Promise<Settled> {
     try {
       return await this.dataSource.transaction(async (manager) => {
-        const [result] = await this.transactions.writeBatch(manager, call);
-        const settled = this.settle(s, result);
+        const [verdict] = await this.engine.call(manager, s.scope, [s.entry]);
+        const settled = this.settle(s, verdict);
         if (!settled.ok) return settled;
         const part = this.idempotency.completedKeysPart([{ ...key.pending, status: CREATED, body: key.respond(s.outcome) }], 1);
         const stored: unknown[] = await manager.query(part.sql, part.params);
@@ -209,55 +139,24 @@ export class TransactionBatcher {
     }
   }
 
-  /** The function's item for `plan` built as `outcome`; its key goes completed with the response when that is known now. */
-  private itemOf(plan: TransactionPlan, outcome: WriteOutcome, events: EventsOf, key: KeyWithResponse | null, touched: boolean): BatchItem {
-    const t = outcome.transaction;
+  /** The key stored with the write: completed with the response now, or (answered after the write) only checked. */
+  private itemKey(key: KeyWithResponse, outcome: WriteOutcome): ItemKey {
+    const { pending } = key;
     return {
-      id: t.id,
-      key: t.idempotencyKey,
-      kind: t.kind,
-      reverses: t.reverses,
-      refund_amount: t.refundAmount,
-      refund_currency: t.refundCurrency,
-      metadata: t.metadata,
-      value_date: t.valueDate,
-      created_at: t.createdAt,
-      postings: outcome.postings.map((p) => ({
-        id: p.id,
-        account: p.accountId,
-        amount: p.amount,
-        currency: p.currency,
-        direction: p.direction,
-        pending: p.pending,
-        tags: p.tags,
-      })),
-      refs: outcome.refs.map((r) => ({ id: r.id, rail: r.rail, kind: r.refKind, value: r.value, metadata: r.metadata })),
-      conditions: plan.conditions.map((c) => ({
-        account: c.account,
-        lock_version: c.lockVersion,
-        min_available: c.minAvailable?.toString(),
-        max_available: c.maxAvailable?.toString(),
-      })),
-      events: events(outcome).map((e) => ({ type: e.type, resource_id: e.resourceId, data: e.data })),
-      // Taken here, in the request's context: the batch is sent from whichever submission started it.
-      trace_context: currentTraceContext(),
-      idem: key && {
-        organization: key.pending.scope.organizationId,
-        mode: key.pending.scope.mode,
-        client: key.pending.scope.clientId,
-        route: key.pending.scope.route,
-        key: key.pending.scope.key,
-        fingerprint: key.pending.fingerprint,
-        status: CREATED,
-        body: key.answersAfterWrite ? null : this.idempotency.completedKey(key.pending, CREATED, key.respond(outcome)).sealedBody,
-      },
-      touched: touched || !!key?.answersAfterWrite,
+      organization: pending.scope.organizationId,
+      mode: pending.scope.mode,
+      client: pending.scope.clientId,
+      route: pending.scope.route,
+      key: pending.scope.key,
+      fingerprint: pending.fingerprint,
+      status: CREATED,
+      body: key.answersAfterWrite ? null : this.idempotency.completedKey(pending, CREATED, key.respond(outcome)).sealedBody,
     };
   }
 
-  private settle(s: Submission, result: BatchItemResult): Settled {
-    if (!result.ok) return { ok: false, error: refusal(s.plan, result) };
-    if (result.touched.length > 0) s.outcome.touched = result.touched.map(lockedAccountOf);
+  private settle(s: Submission, verdict: Verdict): Settled {
+    if (!verdict.ok) return verdict;
+    if (verdict.touched.length > 0) s.outcome.touched = verdict.touched;
     return { ok: true, outcome: s.outcome };
   }
 }

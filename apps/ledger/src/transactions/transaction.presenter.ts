@@ -1,8 +1,8 @@
-import { presentBalance } from '../balances/balance';
+import { presentBalance } from '../balances/balance.presenter';
 import { CompactAccount, presentPosting, PresentedPosting } from '../postings/posting.presenter';
 import { PostingEntity } from '../postings/posting.entity';
 import { TransactionEntity } from './transaction.entity';
-import { ExternalRefRecord } from './transactions.repository';
+import { ExternalRefRecord } from '../books/engine-batch';
 
 /** Everything a transaction's wire form is built from. */
 export interface TransactionView {

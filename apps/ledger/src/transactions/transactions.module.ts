@@ -3,7 +3,7 @@ import { registerFastValidator } from '@bursar/service-kit';
 import { AuthModule } from '../auth/auth.module';
 import { EventsModule } from '../events/events.module';
 import { LedgersModule } from '../ledgers/ledgers.module';
-import { BooksWriter } from './books-writer';
+import { BooksEngine } from './books-engine';
 import { BulkTransactionsService } from './bulk-transactions.service';
 import { CorrectionsService } from './corrections.service';
 import { CreateTransactionDto } from './dto/create-transaction.dto';
@@ -17,7 +17,7 @@ import { TransactionsService } from './transactions.service';
 @Module({
   imports: [AuthModule, LedgersModule, EventsModule],
   controllers: [TransactionsController],
-  providers: [TransactionsRepository, PostingIdPool, BooksWriter, TransactionBatcher, TransactionsService, CorrectionsService, BulkTransactionsService],
+  providers: [TransactionsRepository, PostingIdPool, BooksEngine, TransactionBatcher, TransactionsService, CorrectionsService, BulkTransactionsService],
   exports: [TransactionsRepository, TransactionsService],
 })
 export class TransactionsModule {

@@ -4,7 +4,11 @@ import { ApiError } from '@bursar/errors';
 import { isUUID } from 'class-validator';
 import { Brackets, DataSource, EntityManager } from 'typeorm';
 import { normalizeCurrency } from '../accounts/currencies';
-import { balanceFigures, presentBalance } from '../balances/balance';
+import { presentBalance } from '../balances/balance.presenter';
+import { AccountState } from '../books/account-state';
+import { balanceFigures } from '../books/balance-figures';
+import { KeyTaken, RefusedPlan } from '../books/book-refusals';
+import { commitItem, WriteOutcome } from '../books/engine-batch';
 import { ListPage } from '../common/envelope.interceptor';
 import { LedgerErrors } from '../common/ledger-errors';
 import { LedgerScope } from '../common/mode';
@@ -12,17 +16,17 @@ import { Pagination } from '../common/pagination';
 import { EventsService } from '../events/events.service';
 import { IdempotencyService, PendingKey } from '../idempotency/idempotency.service';
 import { CompactAccount } from '../postings/posting.presenter';
-import { BooksWriter, deltasOf, KeyTaken, WriteOutcome } from './books-writer';
+import { BooksEngine, isRaced, RACE_RETRIES } from './books-engine';
 import { CreateTransactionDto, TransactionBodyDto } from './dto/create-transaction.dto';
 import { ListTransactionsQuery } from './dto/transaction-queries';
 import { IMMUTABLE_TRANSACTION_FIELDS, metadataAsStrings, UpdateTransactionDto } from './dto/update-transaction.dto';
 import { Expandable } from './expand';
-import { assertBalanced, plannedOf, plannedPostings, totalsByCurrency, TransactionPlan } from './transaction-plan';
+import { assertBalanced, plannedPostings, totalsByCurrency, TransactionPlan } from '../books/transaction-plan';
 import { TransactionBatcher } from './transaction-batcher';
 import { TransactionErrors } from './transaction-errors';
 import { presentTransaction, PresentedTransaction } from './transaction.presenter';
 import { TransactionEntity } from './transaction.entity';
-import { LockedAccount, TransactionsRepository } from './transactions.repository';
+import { TransactionsRepository } from './transactions.repository';
 
 const ORDER = {
   list: 'transactions',
@@ -42,19 +46,12 @@ export interface WriteResult {
   replayed: boolean;
 }
 
-export function compactAccount(a: LockedAccount): CompactAccount {
+export function compactAccount(a: AccountState): CompactAccount {
   return { object: 'account', id: a.id, type: a.type, currency: a.currency };
 }
 
-function balancesOf(accounts: LockedAccount[]) {
+function balancesOf(accounts: AccountState[]) {
   return accounts.map((a) => presentBalance(a.id, a.currency, balanceFigures(a.type, a.totals)));
-}
-
-/** Carries a dry run's outcome out of the database transaction it rolls back. */
-class DryRunDone extends Error {
-  constructor(readonly outcome: WriteOutcome) {
-    super('dry run');
-  }
 }
 
 @Injectable()
@@ -62,7 +59,7 @@ export class TransactionsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transactions: TransactionsRepository,
-    private readonly writer: BooksWriter,
+    private readonly engine: BooksEngine,
     private readonly batcher: TransactionBatcher,
     private readonly events: EventsService,
     private readonly pagination: Pagination,
@@ -102,17 +99,23 @@ export class TransactionsService {
     expand: Set<Expandable>,
     events: (manager: EntityManager, outcome: WriteOutcome, presented: PresentedTransaction) => Promise<unknown>,
   ): Promise<WriteResult> {
-    try {
-      return await this.dataSource.transaction(async (manager) => {
-        const plan = typeof planned === 'function' ? await planned(manager) : planned;
-        const book = await this.writer.lock(manager, scope, [plan]);
-        const outcome = await this.writer.apply(manager, scope, plan, book);
-        const presented = presentOutcome(outcome);
-        await events(manager, outcome, presented);
-        return { transaction: this.expandWritten(presented, outcome, expand), replayed: false };
-      });
-    } catch (err) {
-      return this.replayOrThrow(scope, err, expand);
+    for (let tries = 1; ; tries++) {
+      try {
+        return await this.dataSource.transaction(async (manager) => {
+          const plan = typeof planned === 'function' ? await planned(manager) : planned;
+          const { outcome, entry } = await this.engine.entry(scope, plan);
+          const [verdict] = await this.engine.call(manager, scope, [entry]);
+          if (!verdict.ok) throw verdict.error;
+          outcome.touched = verdict.touched;
+          const presented = presentOutcome(outcome);
+          await events(manager, outcome, presented);
+          return { transaction: this.expandWritten(presented, outcome, expand), replayed: false };
+        });
+      } catch (err) {
+        // Met a key or ref a write in flight took: the whole transaction again sees it.
+        if (isRaced(err) && tries < RACE_RETRIES) continue;
+        return this.replayOrThrow(scope, err, expand);
+      }
     }
   }
 
@@ -157,35 +160,32 @@ export class TransactionsService {
     return { transaction: (await this.present(scope, [existing], expand))[0], replayed: true };
   }
 
-  /** Runs the whole write, then rolls it back: nothing is kept, no key is used, no event survives. */
+  /** The engine's judgement of the write, made exactly as the write would be, with nothing written. */
   async dryRun(scope: LedgerScope, body: CreateTransactionDto) {
     const totals = (plan: TransactionPlan) =>
       Object.fromEntries([...totalsByCurrency(plan.postings)].map(([c, t]) => [c, { debit: t.debit.toString(), credit: t.credit.toString() }]));
+    // The reference lists the touched account ids in `accounts`; their would-be balances go beside them.
+    const summary = (accounts: AccountState[], plan: TransactionPlan | null) => ({
+      accounts: accounts.map((a) => a.id),
+      balances: balancesOf(accounts),
+      totals: plan ? totals(plan) : {},
+    });
     let plan: TransactionPlan | null = null;
     try {
       plan = this.planOf(body, null);
-      const checked = plan;
-      await this.dataSource.transaction(async (manager) => {
-        const book = await this.writer.lock(manager, scope, [checked]);
-        throw new DryRunDone(await this.writer.apply(manager, scope, checked, book));
-      });
+      const { entry } = await this.engine.entry(scope, plan);
+      const [verdict] = await this.engine.run(scope, [entry], { dryRun: true });
+      if (verdict.ok) return { object: 'dry_run' as const, valid: true, summary: summary(verdict.touched, plan) };
+      throw verdict.error;
     } catch (err) {
-      // The reference lists the touched account ids in `accounts`; their would-be balances go beside them.
-      const summary = (accounts: LockedAccount[]) => ({
-        accounts: accounts.map((a) => a.id),
-        balances: balancesOf(accounts),
-        totals: plan ? totals(plan) : {},
-      });
-      if (err instanceof DryRunDone) return { object: 'dry_run' as const, valid: true, summary: summary(err.outcome.touched) };
       if (!(err instanceof ApiError) || err.code === null) throw err;
       return {
         object: 'dry_run' as const,
         valid: false,
         error: { code: err.code, message: err.message, ...err.extras, headers: undefined, fields: undefined },
-        summary: summary([]),
+        summary: summary([], plan),
       };
     }
-    throw new Error('dry run finished without an outcome');
   }
 
   async get(scope: LedgerScope, id: string, expand: Set<Expandable>): Promise<PresentedTransaction> {
@@ -273,11 +273,11 @@ export class TransactionsService {
       }
       const open = (await this.transactions.postingsOf(scope, [id], manager)).filter((p) => p.pending && !p.voidedAt);
       if (open.length === 0) return current;
-      await this.transactions.lockAccounts(manager, scope, open.map((p) => p.accountId));
-      // Committing posts each open leg and releases it from pending: the same move as a void plus a posting.
-      const legs = open.map((p) => ({ ...plannedOf(p), pending: false }));
-      const deltas = deltasOf({ postings: legs, voids: { postingIds: [], postings: legs.map((l) => ({ ...l, pending: true })) } });
-      await this.transactions.commitPending(manager, scope, id, deltas);
+      // The engine posts each open leg and releases it from pending, judged like any other change.
+      const plan: RefusedPlan = { idempotencyKey: null, valueDate: current.valueDate, postings: [], conditions: [], externalRefs: [] };
+      const entry = { plan, item: JSON.stringify(commitItem(current)), accounts: open.map((p) => p.accountId) };
+      const [verdict] = await this.engine.call(manager, scope, [entry]);
+      if (!verdict.ok) throw verdict.error;
       const after = await this.find(scope, id, manager);
       const [presented] = await this.present(scope, [after], new Set(), manager);
       await this.events.record(manager, scope, 'transaction.committed', id, presented);
@@ -304,10 +304,10 @@ export class TransactionsService {
       ? [await reads[0](), await reads[1](), await reads[2]()]
       : await Promise.all([reads[0](), reads[1](), reads[2]()]);
     const accountIds = [...new Set(postings.map((p) => p.accountId))];
-    const accounts = expand.size > 0 ? await this.transactions.readAccounts(scope, accountIds) : new Map<string, LockedAccount>();
+    const accounts = expand.size > 0 ? await this.transactions.readAccounts(scope, accountIds) : new Map<string, AccountState>();
     return transactions.map((t) => {
       const own = postings.filter((p) => p.transactionId === t.id);
-      const touched = [...new Set(own.map((p) => p.accountId))].map((a) => accounts.get(a)).filter((a): a is LockedAccount => !!a);
+      const touched = [...new Set(own.map((p) => p.accountId))].map((a) => accounts.get(a)).filter((a): a is AccountState => !!a);
       return presentTransaction({
         transaction: t,
         postings: own,

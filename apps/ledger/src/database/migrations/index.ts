@@ -17,6 +17,7 @@ import { WriteBatchFunction1763890000000 } from './1763890000000-write-batch-fun
 import { WebhookEndpointHeaderBrand1763890019000 } from './1763890019000-webhook-endpoint-header-brand';
 import { OutboxTraceContext1763960024000 } from './1763960024000-outbox-trace-context';
 import { WriteBatchTraceContext1763960025000 } from './1763960025000-write-batch-trace-context';
+import { BooksEngine1763960030000 } from './1763960030000-books-engine';
 
 /** Every ledger migration, in order. TypeORM records applied ones in `schema_migrations`. */
 export const ledgerMigrations = [
@@ -39,4 +40,5 @@ export const ledgerMigrations = [
   WebhookEndpointHeaderBrand1763890019000,
   OutboxTraceContext1763960024000,
   WriteBatchTraceContext1763960025000,
+  BooksEngine1763960030000,
 ];

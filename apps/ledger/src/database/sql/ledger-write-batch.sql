@@ -1,38 +1,57 @@
--- ledger_write_batch(batch jsonb): the write path of new transactions as one function call. It takes
--- a whole batch (built by the service: ids, posting ids, write times, events, their trace context and
--- sealed idempotent answers included) and returns one result per item. Called in autocommit, BEGIN and
--- COMMIT travel with it, so a batch costs one round trip.
+-- ledger_write_batch(batch jsonb): the books engine. Every change of a ledger's balances is judged and
+-- written here, in one function call: new transactions (single, keyed, bulk), dry runs, reversals (which
+-- void the original's open pending legs), refunds, reserve operations and commits of pending legs. The
+-- service builds the batch (ids, posting ids, write times, events, their trace context and sealed
+-- idempotent answers included) and renders each item's result; the rules themselves live only here.
+-- Called in autocommit, BEGIN and COMMIT travel with it, so a batch costs one round trip; corrections
+-- and commits call it inside their own transaction, after locking the transaction they correct.
 --
--- It takes the ledger's write lock shared, locks the accounts and their balance rows in id order,
--- reads what the checks need once (used transaction keys, idempotency keys that cannot be taken
--- over, closed periods), then checks each item in order against running totals that include the
--- accepted items before it: unknown account, currency, closed account, conditions, overdraft,
--- closed period, used transaction key, taken external ref, held idempotency key. A refused item
--- gets its error (the service renders it) and writes nothing; the others are written together at
--- the end. Nothing is written before every check has passed, so no item needs a subtransaction.
+-- It takes the ledger's write lock shared, locks the accounts and their balance rows in id order, then
+-- the open pending legs the items void or commit, reads what the checks need once (used transaction
+-- keys, idempotency keys that cannot be taken over, closed periods), then judges each item in order
+-- against running totals that include the accepted items before it: used transaction key (a replay,
+-- judged first so it answers whatever the balances are now), unknown account, currency, closed
+-- account, conditions, overdraft, closed period, taken external ref, held idempotency key. A refused
+-- item gets its error and writes nothing; the others are written together at the end. Nothing is
+-- written before every check has passed, so no item needs a subtransaction.
+--
+-- Modes (batch members): `dry_run` judges every item exactly so and writes nothing (no row, no key, no
+-- event); `atomic` writes nothing when any item is refused for a reason other than its key naming an
+-- earlier transaction (which the service answers as a replay). Item members beyond a new transaction's:
+-- `voids` (posting ids: pending legs of other transactions it releases) and `commit` (a transaction
+-- id, instead of `id`: its open pending legs become posted; no new transaction).
 -- The one case the reads cannot see, a key or ref written by a transaction still in flight, makes
 -- the conflicting insert wait for it and come back short: then the function raises BK002 and the
--- service retries each item alone, when the reads see it.
+-- service calls again (one item at a time when it batched several), when the reads see it.
 --
--- Migration WriteBatchTraceContext1763960025000 applies this file; ledger-write-batch-v1.sql is the
--- version before. A later change freezes this one as ledger-write-batch-v2.sql for that migration first,
+-- Migration BooksEngine1763960030000 applies this file; ledger-write-batch-v2.sql is the version
+-- before. A later change freezes this one as ledger-write-batch-v3.sql for that migration first,
 -- so a fresh database still passes through every version in order.
 CREATE OR REPLACE FUNCTION ledger_write_batch(batch jsonb) RETURNS jsonb LANGUAGE plpgsql AS $fn$
 DECLARE
   ledger constant uuid := (batch->>'ledger')::uuid;
   stale constant timestamptz := (batch->>'stale_before')::timestamptz;
   expired constant timestamptz := (batch->>'expired_before')::timestamptz;
+  dry_run constant boolean := coalesce((batch->>'dry_run')::boolean, false);
+  atomic constant boolean := coalesce((batch->>'atomic')::boolean, false);
   items constant jsonb := batch->'items';
+  -- The locked accounts, in id order, with their running totals (moved: changed by an accepted item).
   a_id text[]; a_type text[]; a_cur text[]; a_status text[]; a_policy text[]; a_limit numeric[]; a_ver int[];
   p_dr numeric[]; p_cr numeric[]; q_dr numeric[]; q_cr numeric[]; moved boolean[];
+  -- The open pending legs the items void or commit, locked; `released` holds those accepted items took.
+  o_id bigint[]; o_tx uuid[]; o_acc text[]; o_amt numeric[]; o_dir text[];
+  void_ids bigint[]; commit_ids uuid[]; released bigint[] := '{}'; item_released bigint[];
+  voided bigint[] := '{}'; committed bigint[] := '{}'; committed_tx uuid[] := '{}';
   used_keys text[]; held_keys text[]; closed_from timestamptz[]; closed_to timestamptz[];
   seen_refs text[] := '{}'; item_refs text[]; seen_keys text[] := '{}';
-  accepted int[] := '{}'; ref_count int := 0; key_count int := 0; written int;
+  accepted int[] := '{}'; created int := 0; ref_count int := 0; key_count int := 0; written int; refused boolean := false;
   results jsonb[] := '{}';
-  item jsonb; ps jsonb; p jsonb; c jsonb; r jsonb; idem jsonb; err jsonb; unknown jsonb; touched jsonb;
+  item jsonb; ps jsonb; c jsonb; r jsonb; idem jsonb; err jsonb; unknown jsonb; touched jsonb;
   n int; m int; k int; j int; ref_id text; key_id text; vd timestamptz;
+  -- One item's legs: its new postings, then the pending legs it releases (sign -1) or posts.
+  l_acc text[]; l_amt numeric[]; l_dir text[]; l_pending boolean[];
   d_acc text[]; d_pdr numeric[]; d_pcr numeric[]; d_qdr numeric[]; d_qcr numeric[];
-  amount numeric; before numeric; after numeric;
+  before numeric; after numeric;
 BEGIN
   PERFORM pg_advisory_xact_lock_shared(hashtextextended('books:' || ledger::text, 0));
   SELECT coalesce(array_agg(s.id ORDER BY s.id), '{}'), array_agg(s.type ORDER BY s.id), array_agg(s.currency ORDER BY s.id),
@@ -48,6 +67,21 @@ BEGIN
     ORDER BY a.id
     FOR NO KEY UPDATE OF a, b
   ) s;
+
+  void_ids := ARRAY(SELECT jsonb_array_elements_text(x->'voids')::bigint FROM jsonb_array_elements(items) x WHERE x ? 'voids');
+  commit_ids := ARRAY(SELECT (x->>'commit')::uuid FROM jsonb_array_elements(items) x WHERE x ? 'commit');
+  o_id := '{}';
+  IF cardinality(void_ids) > 0 OR cardinality(commit_ids) > 0 THEN
+    SELECT coalesce(array_agg(o.id ORDER BY o.id), '{}'), array_agg(o.transaction_id ORDER BY o.id), array_agg(o.account_id ORDER BY o.id),
+      array_agg(o.amount ORDER BY o.id), array_agg(o.direction ORDER BY o.id)
+    INTO o_id, o_tx, o_acc, o_amt, o_dir
+    FROM (
+      SELECT p.id, p.transaction_id, p.account_id, p.amount, p.direction FROM postings p
+      WHERE p.ledger_id = ledger AND p.pending AND p.voided_at IS NULL AND (p.id = ANY(void_ids) OR p.transaction_id = ANY(commit_ids))
+      ORDER BY p.id
+      FOR UPDATE
+    ) o;
+  END IF;
 
   SELECT coalesce(array_agg(t.idempotency_key), '{}') INTO used_keys FROM transactions t
   WHERE t.ledger_id = ledger
@@ -66,14 +100,19 @@ BEGIN
 
   FOR n IN 1 .. jsonb_array_length(items) LOOP
     item := items->(n - 1);
-    ps := item->'postings';
+    ps := coalesce(item->'postings', '[]');
     err := NULL;
-    unknown := '[]';
-    FOR m IN 0 .. jsonb_array_length(ps) - 1 LOOP
-      IF array_position(a_id, ps->m->>'account') IS NULL THEN unknown := unknown || to_jsonb(m); END IF;
-    END LOOP;
-    IF jsonb_array_length(unknown) > 0 THEN
-      err := jsonb_build_object('error', 'unknown_account', 'postings', unknown);
+    IF item->>'key' = ANY(used_keys) THEN
+      err := jsonb_build_object('error', 'key_taken');
+    END IF;
+    IF err IS NULL THEN
+      unknown := '[]';
+      FOR m IN 0 .. jsonb_array_length(ps) - 1 LOOP
+        IF array_position(a_id, ps->m->>'account') IS NULL THEN unknown := unknown || to_jsonb(m); END IF;
+      END LOOP;
+      IF jsonb_array_length(unknown) > 0 THEN
+        err := jsonb_build_object('error', 'unknown_account', 'postings', unknown);
+      END IF;
     END IF;
     IF err IS NULL THEN
       FOR m IN 0 .. jsonb_array_length(ps) - 1 LOOP
@@ -106,24 +145,46 @@ BEGIN
       END LOOP;
     END IF;
     IF err IS NULL THEN
-      -- Each account's change, in the order the postings first name it.
-      d_acc := '{}'; d_pdr := '{}'; d_pcr := '{}'; d_qdr := '{}'; d_qcr := '{}';
+      -- The item's legs with their signed effect: new postings add, released pending legs subtract,
+      -- committed ones move from pending to posted.
+      l_acc := '{}'; l_amt := '{}'; l_dir := '{}'; l_pending := '{}';
       FOR m IN 0 .. jsonb_array_length(ps) - 1 LOOP
-        p := ps->m;
-        j := array_position(d_acc, p->>'account');
+        l_acc := l_acc || (ps->m->>'account'); l_amt := l_amt || (ps->m->>'amount')::numeric;
+        l_dir := l_dir || (ps->m->>'direction'); l_pending := l_pending || (ps->m->>'pending')::boolean;
+      END LOOP;
+      item_released := '{}';
+      IF item ? 'voids' OR item ? 'commit' THEN
+        FOR k IN 1 .. cardinality(o_id) LOOP
+          CONTINUE WHEN o_id[k] = ANY(released);
+          IF item ? 'voids' AND item->'voids' ? o_id[k]::text THEN
+            l_acc := l_acc || o_acc[k]; l_amt := l_amt || -o_amt[k]; l_dir := l_dir || o_dir[k]; l_pending := l_pending || true;
+            item_released := item_released || o_id[k];
+          ELSIF o_tx[k] = (item->>'commit')::uuid THEN
+            l_acc := l_acc || ARRAY[o_acc[k], o_acc[k]]; l_amt := l_amt || ARRAY[-o_amt[k], o_amt[k]];
+            l_dir := l_dir || ARRAY[o_dir[k], o_dir[k]]; l_pending := l_pending || ARRAY[true, false];
+            item_released := item_released || o_id[k];
+          END IF;
+        END LOOP;
+      END IF;
+      -- Each account's change, in the order the legs first name it.
+      d_acc := '{}'; d_pdr := '{}'; d_pcr := '{}'; d_qdr := '{}'; d_qcr := '{}';
+      FOR m IN 1 .. cardinality(l_acc) LOOP
+        j := array_position(d_acc, l_acc[m]);
         IF j IS NULL THEN
-          d_acc := d_acc || (p->>'account'); j := cardinality(d_acc);
+          d_acc := d_acc || l_acc[m]; j := cardinality(d_acc);
           d_pdr[j] := 0; d_pcr[j] := 0; d_qdr[j] := 0; d_qcr[j] := 0;
         END IF;
-        amount := (p->>'amount')::numeric;
-        IF (p->>'pending')::boolean THEN
-          IF p->>'direction' = 'debit' THEN d_qdr[j] := d_qdr[j] + amount; ELSE d_qcr[j] := d_qcr[j] + amount; END IF;
-        ELSIF p->>'direction' = 'debit' THEN d_pdr[j] := d_pdr[j] + amount;
-        ELSE d_pcr[j] := d_pcr[j] + amount;
+        IF l_pending[m] THEN
+          IF l_dir[m] = 'debit' THEN d_qdr[j] := d_qdr[j] + l_amt[m]; ELSE d_qcr[j] := d_qcr[j] + l_amt[m]; END IF;
+        ELSIF l_dir[m] = 'debit' THEN d_pdr[j] := d_pdr[j] + l_amt[m];
+        ELSE d_pcr[j] := d_pcr[j] + l_amt[m];
         END IF;
       END LOOP;
       FOR j IN 1 .. cardinality(d_acc) LOOP
         k := array_position(a_id, d_acc[j]);
+        IF k IS NULL THEN
+          RAISE EXCEPTION 'account % of a released leg was not locked', d_acc[j];
+        END IF;
         before := books_available(a_type[k], p_dr[k], p_cr[k], q_dr[k], q_cr[k]);
         after := books_available(a_type[k], p_dr[k] + d_pdr[j], p_cr[k] + d_pcr[j], q_dr[k] + d_qdr[j], q_cr[k] + d_qcr[j]);
         IF a_policy[k] = 'none' AND after < before AND after < -a_limit[k] THEN
@@ -138,9 +199,6 @@ BEGIN
       FOR j IN 1 .. cardinality(closed_from) LOOP
         IF vd >= closed_from[j] AND vd < closed_to[j] THEN err := jsonb_build_object('error', 'period_closed'); EXIT; END IF;
       END LOOP;
-    END IF;
-    IF err IS NULL AND item->>'key' = ANY(used_keys) THEN
-      err := jsonb_build_object('error', 'key_taken');
     END IF;
     IF err IS NULL THEN
       item_refs := '{}';
@@ -164,6 +222,7 @@ BEGIN
       IF key_id = ANY(held_keys) OR key_id = ANY(seen_keys) THEN err := jsonb_build_object('error', 'key_taken'); END IF;
     END IF;
     IF err IS NOT NULL THEN
+      refused := refused OR err->>'error' <> 'key_taken';
       results := array_append(results, err);
       CONTINUE;
     END IF;
@@ -183,6 +242,14 @@ BEGIN
       END IF;
     END LOOP;
     accepted := accepted || n;
+    released := released || item_released;
+    IF item ? 'commit' THEN
+      committed := committed || item_released;
+      committed_tx := committed_tx || (item->>'commit')::uuid;
+    ELSE
+      voided := voided || item_released;
+      created := created + 1;
+    END IF;
     IF item->>'key' IS NOT NULL THEN used_keys := used_keys || (item->>'key'); END IF;
     seen_refs := seen_refs || item_refs;
     ref_count := ref_count + cardinality(item_refs);
@@ -193,20 +260,22 @@ BEGIN
     results := array_append(results, jsonb_build_object('ok', true, 'touched', touched));
   END LOOP;
 
-  IF cardinality(accepted) = 0 THEN RETURN to_jsonb(results); END IF;
+  IF dry_run OR cardinality(accepted) = 0 OR (atomic AND refused) THEN RETURN to_jsonb(results); END IF;
 
-  INSERT INTO transactions (id, ledger_id, idempotency_key, kind, reverses, refund_amount, refund_currency, metadata, value_date,
-    booking_date, created_at, updated_at)
-  SELECT (x.i->>'id')::uuid, ledger, x.i->>'key', x.i->>'kind', (x.i->>'reverses')::uuid, (x.i->>'refund_amount')::numeric,
-    x.i->>'refund_currency', x.i->'metadata', (x.i->>'value_date')::timestamptz, (x.i->>'created_at')::timestamptz,
-    (x.i->>'created_at')::timestamptz, (x.i->>'created_at')::timestamptz
-  FROM jsonb_array_elements(items) WITH ORDINALITY AS x(i, n)
-  WHERE x.n = ANY(accepted)
-  ORDER BY x.n
-  ON CONFLICT (ledger_id, idempotency_key) DO NOTHING;
-  GET DIAGNOSTICS written = ROW_COUNT;
-  IF written < cardinality(accepted) THEN
-    RAISE EXCEPTION 'a transaction key was used by a concurrent write' USING ERRCODE = 'BK002';
+  IF created > 0 THEN
+    INSERT INTO transactions (id, ledger_id, idempotency_key, kind, reverses, refund_amount, refund_currency, metadata, value_date,
+      booking_date, created_at, updated_at)
+    SELECT (x.i->>'id')::uuid, ledger, x.i->>'key', x.i->>'kind', (x.i->>'reverses')::uuid, (x.i->>'refund_amount')::numeric,
+      x.i->>'refund_currency', x.i->'metadata', (x.i->>'value_date')::timestamptz, (x.i->>'created_at')::timestamptz,
+      (x.i->>'created_at')::timestamptz, (x.i->>'created_at')::timestamptz
+    FROM jsonb_array_elements(items) WITH ORDINALITY AS x(i, n)
+    WHERE x.n = ANY(accepted) AND x.i ? 'id'
+    ORDER BY x.n
+    ON CONFLICT (ledger_id, idempotency_key) DO NOTHING;
+    GET DIAGNOSTICS written = ROW_COUNT;
+    IF written < created THEN
+      RAISE EXCEPTION 'a transaction key was used by a concurrent write' USING ERRCODE = 'BK002';
+    END IF;
   END IF;
 
   IF ref_count > 0 THEN
@@ -242,13 +311,24 @@ BEGIN
     END IF;
   END IF;
 
-  INSERT INTO postings (id, ledger_id, transaction_id, account_id, amount, currency, direction, pending, tags, value_date, created_at)
-  OVERRIDING SYSTEM VALUE
-  SELECT (y.p->>'id')::bigint, ledger, (x.i->>'id')::uuid, y.p->>'account', (y.p->>'amount')::numeric, y.p->>'currency',
-    y.p->>'direction', (y.p->>'pending')::boolean, y.p->'tags', (x.i->>'value_date')::timestamptz, (x.i->>'created_at')::timestamptz
-  FROM jsonb_array_elements(items) WITH ORDINALITY AS x(i, n), jsonb_array_elements(x.i->'postings') WITH ORDINALITY AS y(p, m)
-  WHERE x.n = ANY(accepted)
-  ORDER BY x.n, y.m;
+  IF created > 0 THEN
+    INSERT INTO postings (id, ledger_id, transaction_id, account_id, amount, currency, direction, pending, tags, value_date, created_at)
+    OVERRIDING SYSTEM VALUE
+    SELECT (y.p->>'id')::bigint, ledger, (x.i->>'id')::uuid, y.p->>'account', (y.p->>'amount')::numeric, y.p->>'currency',
+      y.p->>'direction', (y.p->>'pending')::boolean, y.p->'tags', (x.i->>'value_date')::timestamptz, (x.i->>'created_at')::timestamptz
+    FROM jsonb_array_elements(items) WITH ORDINALITY AS x(i, n), jsonb_array_elements(x.i->'postings') WITH ORDINALITY AS y(p, m)
+    WHERE x.n = ANY(accepted) AND x.i ? 'id'
+    ORDER BY x.n, y.m;
+  END IF;
+  IF cardinality(voided) > 0 THEN
+    UPDATE postings SET voided_at = clock_timestamp() WHERE ledger_id = ledger AND id = ANY(voided);
+  END IF;
+  IF cardinality(committed) > 0 THEN
+    UPDATE postings SET pending = false, committed_at = clock_timestamp() WHERE ledger_id = ledger AND id = ANY(committed);
+  END IF;
+  IF cardinality(committed_tx) > 0 THEN
+    UPDATE transactions SET updated_at = clock_timestamp() WHERE ledger_id = ledger AND id = ANY(committed_tx);
+  END IF;
 
   -- The rows are locked, so the running totals are the new values.
   UPDATE account_balances b SET posted_debits = v.pdr, posted_credits = v.pcr, pending_debits = v.qdr, pending_credits = v.qcr
@@ -259,7 +339,7 @@ BEGIN
   INSERT INTO events (organization_id, ledger_id, mode, type, resource_id, data, trace_context)
   SELECT (batch->>'organization')::uuid, ledger, batch->>'mode', y.e->>'type', y.e->>'resource_id', y.e->'data',
     nullif(x.i->'trace_context', 'null'::jsonb)
-  FROM jsonb_array_elements(items) WITH ORDINALITY AS x(i, n), jsonb_array_elements(x.i->'events') WITH ORDINALITY AS y(e, m)
+  FROM jsonb_array_elements(items) WITH ORDINALITY AS x(i, n), jsonb_array_elements(coalesce(x.i->'events', '[]')) WITH ORDINALITY AS y(e, m)
   WHERE x.n = ANY(accepted)
   ORDER BY x.n, y.m;
 

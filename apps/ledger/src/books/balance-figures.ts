@@ -29,18 +29,6 @@ export function balanceFigures(type: AccountType, t: BalanceTotals): BalanceFigu
   return { posted, pending: net(t.pendingDebits, t.pendingCredits), available: posted - pendingOutflows };
 }
 
-export function presentBalance(account: string, currency: string, figures: BalanceFigures, asOf?: Date) {
-  return {
-    object: 'balance' as const,
-    account,
-    currency,
-    posted: figures.posted.toString(),
-    pending: figures.pending.toString(),
-    available: figures.available.toString(),
-    ...(asOf && { as_of: asOf.toISOString() }),
-  };
-}
-
 /** Totals as Postgres returns them (numeric as strings). */
 export interface BalanceTotalsRow {
   postedDebits: string;

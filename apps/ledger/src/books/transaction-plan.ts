@@ -2,8 +2,8 @@ import type { Direction } from '../accounts/account-kinds';
 import { normalizeCurrency } from '../accounts/currencies';
 import { addTo, mapToStrings } from '../balances/money';
 import type { PostingEntity } from '../postings/posting.entity';
-import { TransactionKind } from './transaction.entity';
-import { TransactionErrors } from './transaction-errors';
+import { TransactionKind } from '../transactions/transaction.entity';
+import { TransactionErrors } from '../transactions/transaction-errors';
 
 export interface PlannedPosting {
   account: string;
