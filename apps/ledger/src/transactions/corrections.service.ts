@@ -2,46 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { isUUID } from 'class-validator';
 import { EntityManager } from 'typeorm';
 import { normalizeCurrency } from '../accounts/currencies';
-import { addTo, mapToStrings } from '../balances/money';
 import { LedgerErrors } from '../common/ledger-errors';
 import { LedgerScope } from '../common/mode';
 import { EventsService } from '../events/events.service';
-import { PostingEntity } from '../postings/posting.entity';
 import { CorrectionDto } from './dto/correction.dto';
 import { Expandable } from './expand';
-import { flipped, legKey, legTotals, PlannedPosting, plannedOf, TransactionPlan } from '../books/transaction-plan';
+import { refundLegs, reversalLegs } from '../books/correction-legs';
+import { plannedOf, TransactionPlan } from '../books/transaction-plan';
 import { TransactionErrors } from './transaction-errors';
 import { TransactionEntity } from './transaction.entity';
 import { TransactionsRepository } from './transactions.repository';
 import { TransactionsService, WriteResult } from './transactions.service';
-
-const postedLegs = (postings: PostingEntity[]) => postings.filter((p) => !p.pending && !p.voidedAt).map(plannedOf);
-
-/** n * num / den rounded half to even (banker's rounding). */
-function scaleHalfEven(n: bigint, num: bigint, den: bigint): bigint {
-  const q = (n * num) / den;
-  const twice = 2n * ((n * num) % den);
-  return twice > den || (twice === den && q % 2n === 1n) ? q + 1n : q;
-}
-
-/** Debit totals per currency: the gross of a balanced set of legs. */
-function grossByCurrency(legs: PlannedPosting[]): Map<string, bigint> {
-  const gross = new Map<string, bigint>();
-  for (const leg of legs) if (leg.direction === 'debit') addTo(gross, leg.currency, leg.amount);
-  return gross;
-}
-
-/**
- * Legs of `legs` in one currency scaled so each side sums to `target`: each leg by the common
- * ratio, half-even, with the rounding residual put on the largest leg of its side.
- */
-function scaledSide(legs: PlannedPosting[], ratio: [bigint, bigint], target: bigint): PlannedPosting[] {
-  if (legs.length === 0) return [];
-  const scaled = legs.map((l) => ({ ...l, amount: scaleHalfEven(l.amount, ratio[0], ratio[1]) }));
-  const largest = legs.reduce((best, l, i) => (l.amount > legs[best].amount ? i : best), 0);
-  scaled[largest].amount += target - scaled.reduce((sum, l) => sum + l.amount, 0n);
-  return scaled;
-}
 
 /**
  * Reversals (the whole remaining amount, pending legs voided) and refunds (part of the gross in
@@ -111,15 +82,7 @@ export class CorrectionsService {
     body: CorrectionDto,
     key: string | null,
   ): Promise<TransactionPlan> {
-    const postings = await this.transactions.postingsOf(scope, [original.id], manager);
-    const remaining = legTotals(postedLegs(postings));
-    const refunds = await this.transactions.refundsOf(scope, original.id, manager);
-    const refunded = await this.transactions.postingsOf(scope, refunds.map((r) => r.id), manager);
-    for (const leg of flipped(postedLegs(refunded))) addTo(remaining, legKey(leg), -leg.amount);
-    const legs = postedLegs(postings)
-      .filter((leg, i, all) => all.findIndex((o) => legKey(o) === legKey(leg)) === i)
-      .map((leg) => ({ ...leg, tags: {}, amount: remaining.get(legKey(leg)) ?? 0n }))
-      .filter((leg) => leg.amount > 0n);
+    const { postings, refunded } = await this.history(manager, scope, original);
     const openPending = postings.filter((p) => p.pending && !p.voidedAt);
     // A reversal of something dated in a closed period is dated now, keeping the original date.
     const closed = await this.transactions.inClosedPeriod(manager, scope, original.valueDate);
@@ -130,11 +93,18 @@ export class CorrectionsService {
       refund: null,
       metadata: { ...body.metadata, ...(closed && { _reverses_value_date: original.valueDate.toISOString() }) },
       valueDate: closed ? new Date() : original.valueDate,
-      postings: flipped(legs),
+      postings: reversalLegs(postings, refunded),
       externalRefs: [],
       conditions: [],
       voids: { postingIds: openPending.map((p) => p.id), postings: openPending.map(plannedOf) },
     };
+  }
+
+  /** The original's postings, and those of its refunds so far. */
+  private async history(manager: EntityManager, scope: LedgerScope, original: TransactionEntity) {
+    const postings = await this.transactions.postingsOf(scope, [original.id], manager);
+    const refunds = await this.transactions.refundsOf(scope, original.id, manager);
+    return { postings, refunded: await this.transactions.postingsOf(scope, refunds.map((r) => r.id), manager) };
   }
 
   private async refundPlan(
@@ -145,40 +115,9 @@ export class CorrectionsService {
     body: CorrectionDto,
     key: string | null,
   ): Promise<TransactionPlan> {
-    const legs = postedLegs(await this.transactions.postingsOf(scope, [original.id], manager));
-    const gross = grossByCurrency(legs);
+    const { postings, refunded } = await this.history(manager, scope, original);
     const currency = body.currency === undefined ? undefined : normalizeCurrency(body.currency);
-    if (currency === undefined && gross.size > 1) {
-      throw TransactionErrors.error('refund_currency_required', { param: 'currency', details: { currencies: [...gross.keys()] } });
-    }
-    const refundCurrency = currency ?? [...gross.keys()][0];
-    if (refundCurrency === undefined || !gross.has(refundCurrency)) {
-      throw LedgerErrors.error('invalid_request', {
-        message: `The original has no posted ${refundCurrency ?? ''} legs to refund`.replace('  ', ' '),
-        param: 'currency',
-      });
-    }
-    const refunds = await this.transactions.refundsOf(scope, original.id, manager);
-    const refunded = grossByCurrency(postedLegs(await this.transactions.postingsOf(scope, refunds.map((r) => r.id), manager)));
-    const remaining = new Map([...gross].map(([c, g]) => [c, g - (refunded.get(c) ?? 0n)] as const));
-    const left = remaining.get(refundCurrency) ?? 0n;
-    if (amount > left) {
-      throw TransactionErrors.error('partial_refund_exceeds_original', {
-        param: 'amount',
-        details: { remaining_by_currency: mapToStrings(remaining), currency: refundCurrency, requested: amount.toString() },
-      });
-    }
-    const ratio: [bigint, bigint] = [amount, gross.get(refundCurrency) ?? 1n];
-    // The last refund takes exactly what is left, so rounding never leaves dust behind.
-    const finishing = amount === left;
-    const postings: PlannedPosting[] = [];
-    for (const [c, g] of gross) {
-      const target = finishing ? (remaining.get(c) ?? 0n) : c === refundCurrency ? amount : scaleHalfEven(g, ratio[0], ratio[1]);
-      const inCurrency = legs.filter((l) => l.currency === c).map((l) => ({ ...l, tags: {} }));
-      for (const side of ['debit', 'credit'] as const) {
-        postings.push(...scaledSide(inCurrency.filter((l) => l.direction === side), ratio, target));
-      }
-    }
+    const { legs, currency: refundCurrency } = refundLegs(postings, refunded, amount, currency);
     return {
       idempotencyKey: key,
       kind: 'refund',
@@ -186,7 +125,7 @@ export class CorrectionsService {
       refund: { amount, currency: refundCurrency },
       metadata: { ...body.metadata, _refund_of: original.id },
       valueDate: new Date(),
-      postings: flipped(postings.filter((p) => p.amount > 0n)),
+      postings: legs,
       externalRefs: [],
       conditions: [],
       voids: null,
