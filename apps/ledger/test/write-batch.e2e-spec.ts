@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, QueryFailedError } from 'typeorm';
 import { BatchItem, writeBatchJson } from '../src/books/engine-batch';
 import { TransactionsRepository, WRITE_RACED } from '../src/transactions/transactions.repository';
+import { balanceFigures } from '../src/books/balance-figures';
 import { BooksApi, startBooksApp } from './books-api';
 import { booksProblems } from './books-invariants';
 import { LedgerTestApp } from './ledger-test-app';
@@ -140,5 +141,80 @@ describe('The write function (ledger_write_batch)', () => {
     }
     const [again] = await repo.writeBatch(db, call([transfer('wallet', 'bank', '1', { key: 'raced' })]));
     expect(again).toMatchObject({ error: 'key_taken' });
+  });
+
+  /** Balances, transactions, postings and events of the ledger: what a call that writes nothing leaves unchanged. */
+  async function footprint() {
+    const [row] = await db.query(
+      `SELECT (SELECT json_agg(b ORDER BY b.account_id) FROM account_balances b WHERE b.ledger_id = $1) AS balances,
+         (SELECT count(*) FROM transactions WHERE ledger_id = $1)::int AS transactions,
+         (SELECT count(*) FROM postings WHERE ledger_id = $1)::int AS postings,
+         (SELECT count(*) FROM events WHERE ledger_id = $1)::int AS events`,
+      [api.client.ledgerId],
+    );
+    return row;
+  }
+
+  it('judges a dry run exactly as the write, in order against running totals, and writes nothing', async () => {
+    const items = [transfer('wallet', 'bank', '5'), transfer('bank', 'wallet', '6'), transfer('bank', 'wallet', '1000', { touched: true })];
+    const before = await footprint();
+    const dry = await repo.writeBatch(db, call(items, { dry_run: true }));
+    expect(await footprint()).toEqual(before);
+    const written = await repo.writeBatch(db, call(items));
+    expect(written.map((r) => (r.ok ? 'ok' : r.error))).toEqual(dry.map((r) => (r.ok ? 'ok' : r.error)));
+    expect(written).toEqual(dry);
+    expect(dry.map((r) => (r.ok ? 'ok' : r.error))).toEqual(['ok', 'ok', 'insufficient_funds']);
+  });
+
+  it('writes nothing of an atomic call with a refused item, but a used key alone (a replay) does not refuse it', async () => {
+    await repo.writeBatch(db, call([transfer('wallet', 'bank', '10', { key: 'atomic-seen' })]));
+    const before = await footprint();
+    const refused = await repo.writeBatch(db, call([transfer('wallet', 'bank', '1'), transfer('bank', 'ghost', '1')], { atomic: true }));
+    expect(refused.map((r) => (r.ok ? 'ok' : r.error))).toEqual(['ok', 'unknown_account']);
+    expect(await footprint()).toEqual(before);
+    const replayed = await repo.writeBatch(db, call([transfer('wallet', 'bank', '1'), transfer('bank', 'wallet', '999999', { key: 'atomic-seen' })], { atomic: true }));
+    // The used key is judged first, whatever the balances say now.
+    expect(replayed.map((r) => (r.ok ? 'ok' : r.error))).toEqual(['ok', 'key_taken']);
+    expect((await footprint()).transactions).toBe(before.transactions + 1);
+  });
+
+  it("voids the pending legs a reversal releases and commits a transaction's pending legs, each once", async () => {
+    const hold = transfer('wallet', 'bank', '7', {});
+    hold.postings = hold.postings?.map((p) => ({ ...p, pending: true }));
+    const held = transfer('wallet', 'bank', '3', {});
+    held.postings = held.postings?.map((p) => ({ ...p, pending: true }));
+    expect((await repo.writeBatch(db, call([hold, held]))).every((r) => r.ok)).toBe(true);
+    const pendingOf = async (id: string | undefined) =>
+      db.query(`SELECT id::text, pending, voided_at IS NOT NULL AS voided, committed_at IS NOT NULL AS committed FROM postings WHERE transaction_id = $1 ORDER BY id`, [id]);
+    const holdIds = (hold.postings ?? []).map((p) => p.id);
+    const before = await api.balance('wallet');
+    const release = { ...transfer('wallet', 'bank', '1'), kind: 'reversal', reverses: hold.id, postings: [], voids: holdIds };
+    // The same legs twice in one call: the second finds them released already and moves nothing.
+    const twice = { ...transfer('wallet', 'bank', '1'), postings: [], voids: holdIds };
+    const commit = { commit: held.id, value_date: new Date(), events: [], trace_context: null, idem: null, touched: true };
+    const results = await repo.writeBatch(db, call([release, twice, commit, { ...commit }], { accounts: ['wallet', 'bank'] }));
+    expect(results.every((r) => r.ok)).toBe(true);
+    expect(await pendingOf(hold.id)).toEqual(holdIds.map((id) => ({ id, pending: true, voided: true, committed: false })));
+    expect((await pendingOf(held.id)).every((p: { pending: boolean; committed: boolean }) => !p.pending && p.committed)).toBe(true);
+    const after = await api.balance('wallet');
+    // The hold's 7 no longer pending, the held 3 posted instead.
+    expect(BigInt(after.posted) - BigInt(before.posted)).toBe(3n);
+    expect(BigInt(before.pending) - BigInt(after.pending)).toBe(10n);
+    expect(await booksProblems(db, api.client.ledgerId)).toEqual([]);
+  });
+
+  it('computes available balances as the service does (books_available agrees with balanceFigures)', async () => {
+    const cases = [
+      ['asset', 100n, 30n, 20n, 15n],
+      ['expense', 0n, 5n, 0n, 7n],
+      ['liability', 30n, 100n, 20n, 15n],
+      ['revenue', 9n, 0n, 4n, 0n],
+      ['equity', 0n, 0n, 0n, 1n],
+    ] as const;
+    for (const [type, pdr, pcr, qdr, qcr] of cases) {
+      const [row] = await db.query(`SELECT books_available($1, $2, $3, $4, $5)::text AS available`, [type, pdr, pcr, qdr, qcr]);
+      const totals = { postedDebits: pdr, postedCredits: pcr, pendingDebits: qdr, pendingCredits: qcr };
+      expect({ type, available: row.available }).toEqual({ type, available: balanceFigures(type, totals).available.toString() });
+    }
   });
 });
