@@ -74,6 +74,29 @@ describe('Period closes', () => {
     expect(new Date(reversal.body.data.value_date).getTime()).toBeGreaterThan(Date.parse('2026-02-01T00:00:00Z'));
   });
 
+  it('refuses to commit pending legs dated inside a closed period (its posted books would change), and voids them by a reversal dated now', async () => {
+    // A ledger of its own: the closes and events of the shared one are counted by other tests.
+    const own = await BooksApi.start(t);
+    await own.account('cash', 'asset');
+    await own.account('capital', 'equity');
+    const held = await own.post('/transactions', {
+      value_date: '2024-06-10T00:00:00Z',
+      postings: [
+        { account: 'cash', amount: '5', currency: 'USD', direction: 'debit', pending: true },
+        { account: 'capital', amount: '5', currency: 'USD', direction: 'credit', pending: true },
+      ],
+    });
+    expect(held.status).toBe(201);
+    const period = { period_start: '2024-06-01T00:00:00Z', period_end: '2024-07-01T00:00:00Z', closed_by_label: 'controller' };
+    await own.post('/period_closes', period).expect(201);
+    const commit = await own.post(`/transactions/${held.body.data.id}/commit`, {}).expect(409);
+    expect(commit.body.error).toMatchObject({ code: 'period_closed', param: 'value_date' });
+    expect(await own.balance('cash')).toMatchObject({ posted: '0', pending: '5', available: '0' });
+    const reversal = await own.post(`/transactions/${held.body.data.id}/reverse`, {}).expect(201);
+    expect(reversal.body.data.metadata).toEqual({ _reverses_value_date: '2024-06-10T00:00:00.000Z' });
+    expect(await own.balance('cash')).toMatchObject({ posted: '0', pending: '0', available: '0' });
+  });
+
   it('refuses overlapping closes and bad bounds, lists without paging, reads by id', async () => {
     const overlap = await close({ period_start: '2026-01-15T00:00:00Z', period_end: '2026-01-20T00:00:00Z' }).expect(409);
     expect(overlap.body.error.code).toBe('already_exists');

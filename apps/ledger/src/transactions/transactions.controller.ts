@@ -194,7 +194,10 @@ export class TransactionsController {
   @HttpCode(200)
   @RequireScope('ledger:write')
   @Idempotent()
-  @ApiOperation({ summary: 'Post the pending legs; already posted answers unchanged; reversed is 409 invalid_state' })
+  @ApiOperation({
+    summary:
+      'Post the pending legs; already posted answers unchanged; reversed is 409 invalid_state; dated inside a closed period is 409 period_closed (reverse it instead)',
+  })
   @ApiEnveloped(TransactionResponse)
   commit(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Query() query: ExpandQuery) {
     return this.transactions.commit(ledger, id, parseExpand(query.expand));
