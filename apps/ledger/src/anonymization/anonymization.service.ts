@@ -6,7 +6,7 @@ import { AuthErrors } from '../auth/auth-errors';
 import { TransactionsRepository } from '../transactions/transactions.repository';
 import { AnonymizationRecord, AnonymizationRepository } from './anonymization.repository';
 
-/** Step-up: the token must have been issued this recently (ledger-api.md, Limits). */
+/** Step-up: the token must have been issued this recently (docs/contract/ledger-api.md, Limits). */
 export const STEP_UP_MAX_TOKEN_AGE_SECONDS = 300;
 
 @Injectable()
