@@ -252,7 +252,7 @@ describe('BacktestSimulator: properties', () => {
         records.forEach((record, i) => {
           if (!record.evaluated) return;
           const counted = i === 0 ? [] : asRecorded[i - 1].counted;
-          const counters = { ...record.inputs!, windows: recordedWindows(draft.compiled.windows, measure(draft.compiled.windows, counted, record.at), record.at) };
+          const counters = { ...(record.inputs as DecisionCounters), windows: recordedWindows(draft.compiled.windows, measure(draft.compiled.windows, counted, record.at), record.at) };
           expectSame(changes[i], record, decideVerdict(draft, frameOf(record), counters));
         });
       }),
