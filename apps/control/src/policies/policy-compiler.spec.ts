@@ -164,7 +164,7 @@ const ACTION_TYPES = ['payment.create', 'payment.refund', 'email.send', 'pay_out
 const PATTERN_SETS: string[][] = [[], ['*'], ['payment.*'], ['payment.create'], ['pay_out'], ['email.*', 'search'], ['pay_out', 'payment.*']];
 const RESOURCES = [null, 'acme', 'globex'];
 
-const ruleArb: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
+const kindArb: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   fc.record({ kind: fc.constant('cost_cap'), max_cents: fc.nat(600) }),
   fc.record({ kind: fc.constant('spend_window'), max_cents: fc.nat(600), window_seconds: fc.integer({ min: 1, max: 3600 }) }),
   fc.record({ kind: fc.constant('monthly_spend_cap'), max_cents: fc.nat(600) }),
@@ -180,7 +180,8 @@ const ruleArb: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
       fc.record({ field: fc.constant('resource'), operator: fc.constant('eq'), value: fc.constantFrom('acme', 'globex') }),
     ),
   }),
-).chain((rule) =>
+);
+const ruleArb = kindArb.chain((rule) =>
   rule.kind === 'action_allowlist'
     ? fc.constant(rule)
     : fc.record({ action_types: fc.constantFrom(...PATTERN_SETS), rule_name: fc.constantFrom('r_a', 'r_b', 'r_c') }).map((more) => ({ ...rule, ...more })),
