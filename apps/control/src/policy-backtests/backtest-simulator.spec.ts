@@ -239,7 +239,7 @@ describe('BacktestSimulator: properties', () => {
           expect(simulator.result().totals.after[outcome]).toBe(evaluated.filter((d) => d.verdict.outcome === outcome).length);
         }
       }),
-      { seed: 16, numRuns: 1500 },
+      { seed: 16, numRuns: 1000 },
     );
   });
 
@@ -256,7 +256,7 @@ describe('BacktestSimulator: properties', () => {
           expectSame(changes[i], record, decideVerdict(draft, frameOf(record), counters));
         });
       }),
-      { seed: 16, numRuns: 1500 },
+      { seed: 16, numRuns: 1000 },
     );
   });
 });
