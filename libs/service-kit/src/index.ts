@@ -10,6 +10,7 @@ export * from './health/readiness-check';
 export * from './redis/redis-connection';
 export * from './database/typeorm-options';
 export * from './database/prepared-query';
+export * from './database/postgres-errors';
 export * from './database/retrying-transaction';
 export * from './database/statement-batcher';
 export * from './http/create-http-app';

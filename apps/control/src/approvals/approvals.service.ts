@@ -4,7 +4,7 @@ import { Agent } from '../agents/agent.entity';
 import { AgentsRepository } from '../agents/agents.repository';
 import { Budget } from '../budgets/budget.entity';
 import { BudgetsRepository } from '../budgets/budgets.repository';
-import { remainingCents } from '../budgets/budgets.service';
+import { remainingCents } from '../budgets/budget-remaining';
 import { notFound } from '../common/control-errors';
 import { Intent, IntentKind } from '../decisions/intent.entity';
 import { decisionOf } from '../decisions/intent.presenter';

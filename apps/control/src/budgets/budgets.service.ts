@@ -7,16 +7,13 @@ import { notFound, unprocessable } from '../common/control-errors';
 import { ListQueryDto, mapPage } from '../common/pagination';
 import { spendTokenAudit } from '../spend-tokens/spend-token.presenter';
 import { SpendTokensRepository } from '../spend-tokens/spend-tokens.repository';
+import { remainingCents } from './budget-remaining';
 import { Budget } from './budget.entity';
 import { BudgetErrors } from './budget.errors';
 import { BudgetsRepository } from './budgets.repository';
 import { OpenBudgetDto } from './dto/open-budget.dto';
 
 const DEFAULT_CURRENCY = 'USD';
-
-export function remainingCents(budget: Pick<Budget, 'budget_cents' | 'spent_cents' | 'reserved_cents'>): number {
-  return budget.budget_cents - budget.spent_cents - budget.reserved_cents;
-}
 
 export function presentBudget(budget: Budget) {
   return {

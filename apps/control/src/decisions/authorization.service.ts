@@ -1,6 +1,6 @@
 import { canonicalDigest } from '@bursar/crypto';
 import { Injectable } from '@nestjs/common';
-import { retryingTransaction } from '@bursar/service-kit';
+import { isUniqueViolation, retryingTransaction } from '@bursar/service-kit';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Agent } from '../agents/agent.entity';
@@ -9,7 +9,6 @@ import { AuditService } from '../audit/audit.service';
 import { Budget } from '../budgets/budget.entity';
 import { BudgetsRepository } from '../budgets/budgets.repository';
 import { notFound } from '../common/control-errors';
-import { isUniqueViolation } from '../common/postgres-errors';
 import { CosignService } from '../cosign/cosign.service';
 import { IdempotencyErrors, reusedKey } from '../idempotency/idempotency.errors';
 import { LoadedPolicies, PolicyEngine } from '../policies/policy-engine.service';

@@ -1,4 +1,4 @@
-import { remainingCents } from '../budgets/budgets.service';
+import { remainingCents } from '../budgets/budget-remaining';
 import type { LoadedPolicies } from '../policies/policy-engine.service';
 import type { Verdict } from '../policies/policy-compiler';
 import { Decision, EvaluatedAction, frameHash } from './decision';

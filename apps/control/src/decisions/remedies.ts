@@ -36,13 +36,14 @@ export function formatCents(cents: number, currency: string): string {
   return currency === 'USD' ? `${sign}$${amount}` : `${sign}${amount} ${currency}`;
 }
 
+/** The largest amount that still passes. */
+export function lowerTo(max: number, currency: string, what: string): Remedy {
+  return remedy('lower_amount', `Lower the amount to ${formatCents(max, currency)} or less to stay within the ${what}`, { max_cents: max });
+}
+
 /** The largest amount that still passes, or a wait when nothing would. */
 export function lowerOrWait(remaining: number, currency: string, retryAfter: number | null, what: string): Remedy {
-  if (remaining > 0) {
-    return remedy('lower_amount', `Lower the amount to ${formatCents(remaining, currency)} or less to stay within the ${what}`, {
-      max_cents: remaining,
-    });
-  }
+  if (remaining > 0) return lowerTo(remaining, currency, what);
   const when = retryAfter === null ? 'when the calendar month turns' : `in ${retryAfter} seconds`;
   return remedy('wait', `The ${what} is used up; retry ${when}`, { retry_after_seconds: retryAfter });
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { retryingTransaction } from '@bursar/service-kit';
+import { isUniqueViolation, retryingTransaction } from '@bursar/service-kit';
 import { randomToken, sha256Hex } from '@bursar/crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { personActor } from '../audit/audit-subjects';
@@ -7,7 +7,6 @@ import { AuditService } from '../audit/audit.service';
 import { BillingService } from '../billing/billing.service';
 import { notFound, unprocessable } from '../common/control-errors';
 import { ListQueryDto, mapPage } from '../common/pagination';
-import { isUniqueViolation } from '../common/postgres-errors';
 import type { Identity } from '../identity/identity-token.verifier';
 import { MembershipsRepository } from '../memberships/memberships.repository';
 import { presentMembership } from '../memberships/memberships.service';

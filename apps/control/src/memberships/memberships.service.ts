@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { retryingTransaction } from '@bursar/service-kit';
+import { isUniqueViolation, retryingTransaction } from '@bursar/service-kit';
 import { DataSource, EntityManager } from 'typeorm';
 import { personActor } from '../audit/audit-subjects';
 import { AuditService } from '../audit/audit.service';
 import { BillingService } from '../billing/billing.service';
 import { notFound, unprocessable } from '../common/control-errors';
 import { ListQueryDto, mapPage } from '../common/pagination';
-import { isUniqueViolation } from '../common/postgres-errors';
 import { WorkspaceMembership } from '../workspaces/membership.entity';
 import { capabilitiesOf, WorkspaceRole } from '../workspaces/workspace-roles';
 import { WorkspaceErrors } from '../workspaces/workspace.errors';

@@ -1,4 +1,4 @@
-import { formatCents, lowerOrWait, Remedy, remedy } from '../decisions/remedies';
+import { formatCents, lowerOrWait, lowerTo, Remedy, remedy } from '../decisions/remedies';
 import { compileCondition, ConditionSubject } from './policy-conditions';
 import { PolicyRule } from './policy-rules';
 
@@ -104,7 +104,8 @@ function compileRule(rule: PolicyRule, windows: WindowSpec[]): RuleCheck {
       return ({ subject }, headroom) => {
         tighten(headroom, 'per_action_cap_cents', max);
         if (subject.cost_cents <= max) return undefined;
-        return deny(name, { limit_cents: max, requested_cents: subject.cost_cents }, lowerOrWait(max, subject.currency, null, `per-action cap of ${formatCents(max, subject.currency)}`));
+        // A per-action cap is never used up, so even a cap of 0 is met by a lower amount, not by waiting.
+        return deny(name, { limit_cents: max, requested_cents: subject.cost_cents }, lowerTo(max, subject.currency, `per-action cap of ${formatCents(max, subject.currency)}`));
       };
     case 'spend_window': {
       const seconds = rule.window_seconds as number;

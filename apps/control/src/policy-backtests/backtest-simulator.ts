@@ -224,8 +224,9 @@ export class BacktestSimulator {
         return {
           spent_cents: same.spent_cents + sums.draftSpent - sums.origSpent,
           count: same.count + sums.draftCount - sums.origCount,
+          // Not the recorded oldest: the warm-up saw every request of the window, and the draft may have dropped that one.
           get oldest_at() {
-            return oldest() ?? same.oldest_at;
+            return oldest();
           },
         };
       }

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { retryingTransaction } from '@bursar/service-kit';
+import { isUniqueViolation, retryingTransaction } from '@bursar/service-kit';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { notFound, unprocessable } from '../common/control-errors';
-import { isUniqueViolation } from '../common/postgres-errors';
 import { normalizeRules } from '../policies/policy-rules';
 import { CreatePolicyModuleDto, UpdatePolicyModuleDto } from './dto/policy-module.dto';
 import { PolicyModule } from './policy-module.entity';

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { retryingTransaction } from '@bursar/service-kit';
+import { isUniqueViolation, retryingTransaction } from '@bursar/service-kit';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { personActor } from '../audit/audit-subjects';
 import { AuditService } from '../audit/audit.service';
 import { notFound, unprocessable } from '../common/control-errors';
-import { isUniqueViolation } from '../common/postgres-errors';
 import type { Identity } from '../identity/identity-token.verifier';
 import { CreateWorkspaceDto } from './dto/create-workspace.dto';
 import { WorkspaceExportRepository } from './workspace-export.repository';

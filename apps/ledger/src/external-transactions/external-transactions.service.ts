@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
-import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { isUniqueViolation } from '@bursar/service-kit';
 import { ListPage } from '../common/envelope.interceptor';
 import { LedgerErrors } from '../common/ledger-errors';
 import { LedgerScope } from '../common/mode';
@@ -56,11 +57,6 @@ function notInState(row: ExternalTransactionRecord, needed: 'open' | 'matched') 
 
 /** Indexes that keep a posting in at most one live match and a row in at most one. */
 const LIVE_MATCH_INDEXES = new Set(['reconciliation_match_postings_live_idx', 'reconciliation_matches_one_live_per_row_idx']);
-
-function isLiveMatchConflict(err: unknown): boolean {
-  const driver = err instanceof QueryFailedError ? (err.driverError as { code?: string; constraint?: string }) : undefined;
-  return driver?.code === '23505' && LIVE_MATCH_INDEXES.has(driver.constraint ?? '');
-}
 
 /** Signed amount of a posting as matching counts it: a debit adds, a credit subtracts. */
 export function signedPostingAmount(p: { amount: string; direction: 'debit' | 'credit' }): bigint {
@@ -197,7 +193,7 @@ export class ExternalTransactionsService {
         return match;
       });
     } catch (err) {
-      if (isLiveMatchConflict(err)) {
+      if (isUniqueViolation(err, LIVE_MATCH_INDEXES)) {
         throw ExternalTransactionErrors.error('invalid_state', { message: 'A posting or the row was matched by a concurrent request', param: 'posting_ids' });
       }
       throw err;

@@ -143,11 +143,13 @@ class DateList {
     }
   }
 
-  /** The free posting nearest to `at` within `windowMs` (ties: earlier date, then lower id). */
+  /** The free posting nearest to `at` within `windowMs` (ties: lower id). */
   nearest(at: number, windowMs: number): MatchPosting | null {
     const start = lowerBound(this.postings, at, (p) => p.valueDate);
     const after = this.nextFree(start);
-    const before = this.prevFree(start - 1);
+    const latest = this.prevFree(start - 1);
+    // The latest free posting before `at` is the highest id of its date: take that date's lowest free id.
+    const before = latest < 0 ? -1 : this.nextFree(lowerBound(this.postings, this.postings[latest].valueDate, (p) => p.valueDate));
     const candidates = [after < this.postings.length ? this.postings[after] : null, before >= 0 ? this.postings[before] : null]
       .filter((p): p is MatchPosting => p !== null && Math.abs(p.valueDate - at) <= windowMs)
       .sort(closer(at));
@@ -283,7 +285,7 @@ export class ReconciliationMatcher {
   /**
    * Pass 3: two to five postings of the row's sign inside the window whose sum is the row's amount
    * (or within the tolerance). Searches the nearest postings only; fewer parts win, then the
-   * smallest residual, then the earliest combination in date order.
+   * smallest residual, then the combination nearest in date (candidates are ordered nearest first).
    */
   private sumPass(): void {
     const { tolerance, windowMs } = this.options;

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
-import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
-import { LOGGER } from '@bursar/service-kit';
+import { DataSource, EntityManager } from 'typeorm';
+import { LOGGER, retryingTransaction } from '@bursar/service-kit';
 import { LedgerSettings } from '../config/ledger.settings';
 import { LedgerScope } from '../common/mode';
 import { EventsService } from '../events/events.service';
@@ -13,23 +13,9 @@ import { LoadedRow, ReconciliationRunsRepository, WrittenMatch } from './reconci
 
 /** A run that keeps failing (a crash every time, say) is given up after this many attempts. */
 export const MAX_RUN_ATTEMPTS = 3;
-/** Deadlock and serialization failures: the finishing transaction is simply tried again. */
-const RETRYABLE = new Set(['40P01', '40001']);
-const TRIES = 3;
 /** Matches written per transaction, and transactions written at once. */
 const WRITE_BATCH = 5000;
 const WRITERS = 2;
-
-async function retrying<T>(write: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await write();
-    } catch (err) {
-      const code = err instanceof QueryFailedError ? (err.driverError as { code?: string }).code : undefined;
-      if (attempt >= TRIES || !RETRYABLE.has(code ?? '')) throw err;
-    }
-  }
-}
 
 /**
  * Executes a claimed (running) run: reads its open rows and the candidate postings, matches them in
@@ -79,11 +65,11 @@ export class ReconciliationRunExecutor {
     const writer = async () => {
       while (next < batches.length) {
         const batch = batches[next++];
-        written.push(...(await retrying(() => this.dataSource.transaction((m) => this.runs.writeMatches(m, scope, run, batch, now)))));
+        written.push(...(await retryingTransaction(this.dataSource, (m) => this.runs.writeMatches(m, scope, run, batch, now))));
       }
     };
     await Promise.all(Array.from({ length: Math.min(WRITERS, batches.length) }, writer));
-    await retrying(() => this.dataSource.transaction((manager) => this.finishWith(manager, scope, run, rows, written)));
+    await retryingTransaction(this.dataSource, (manager) => this.finishWith(manager, scope, run, rows, written));
   }
 
   /**

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
-import { traceContextParam } from '@bursar/service-kit';
+import { DataSource, EntityManager } from 'typeorm';
+import { isUniqueViolation, traceContextParam } from '@bursar/service-kit';
 import { LedgerScope } from '../common/mode';
 import type { FoundMatch, MatchPosting, MatchRow, RefCandidate } from './reconciliation-matcher';
 import type { NewRun, RunRecord } from './reconciliation-run.record';
 
-const UNIQUE_VIOLATION = '23505';
 /** Joins a reference triple into one key (unit separator, chr(31): Postgres text cannot hold NUL). */
 const REF_SEPARATOR = '\u001f';
 const ONE_ACTIVE_RUN_INDEX = 'reconciliation_runs_one_active_idx';
@@ -65,11 +64,6 @@ interface RefRow {
 /** Postings a run may match: posted (not pending, not voided) and not yet reconciled. */
 const CANDIDATE = `p.reconciled_at IS NULL AND NOT p.pending AND p.voided_at IS NULL`;
 const SIGNED = `CASE p.direction WHEN 'debit' THEN p.amount ELSE -p.amount END`;
-
-function isUniqueViolation(err: unknown, constraint: string): boolean {
-  const driver = err instanceof QueryFailedError ? (err.driverError as { code?: string; constraint?: string }) : undefined;
-  return driver?.code === UNIQUE_VIOLATION && driver.constraint === constraint;
-}
 
 function toPosting(r: Omit<RefRow, 'row_id'>): MatchPosting {
   return { id: r.id, accountId: r.account_id, amount: BigInt(r.amount), currency: r.currency, valueDate: Number(r.value_ms), taken: false };
@@ -306,7 +300,7 @@ export class ReconciliationRunsRepository {
         return batch;
       }
     } catch (err) {
-      if (!(err instanceof QueryFailedError && (err.driverError as { code?: string }).code === UNIQUE_VIOLATION)) throw err;
+      if (!isUniqueViolation(err)) throw err;
     }
     await manager.query('ROLLBACK TO SAVEPOINT reconciliation_batch');
     return this.writeCarefully(manager, scope, run, matches, now);
@@ -429,7 +423,7 @@ export class ReconciliationRunsRepository {
         return true;
       } catch (err) {
         await manager.query('ROLLBACK TO SAVEPOINT reconciliation_matches');
-        if (!(err instanceof QueryFailedError && (err.driverError as { code?: string }).code === UNIQUE_VIOLATION)) throw err;
+        if (!isUniqueViolation(err)) throw err;
         return false;
       }
     };

@@ -1,8 +1,7 @@
 import type { EntityManager } from 'typeorm';
+import { isForeignKeyViolation } from '@bursar/service-kit';
 import type { WebhookAttemptResult } from '../webhook-job';
 import type { OutboxEventRow, UnpublishedDelivery, WebhookOutboxTables } from './webhook-outbox.tables';
-
-const FOREIGN_KEY_VIOLATION = '23503';
 
 /** A delivery with what its job needs: body, URL, sealed secrets, header brand, attempts made. */
 const SELECT_TO_PUBLISH = `SELECT d.id, d.event_id AS "eventId", d.request_url AS url, d.request_body AS body,
@@ -160,7 +159,7 @@ export class WebhookOutboxRepository {
       return true;
     } catch (err) {
       // The attempt's foreign key: no such delivery (yet).
-      if ((err as { code?: string }).code === FOREIGN_KEY_VIOLATION) return false;
+      if (isForeignKeyViolation(err)) return false;
       throw err;
     }
   }

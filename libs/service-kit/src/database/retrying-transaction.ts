@@ -1,23 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
+import { isRetryableConflict } from './postgres-errors';
 
-/** SQLSTATEs after which the whole transaction may simply run again: serialization failure, deadlock victim. */
-const RETRYABLE_SQLSTATES = new Set(['40001', '40P01']);
 const ATTEMPTS = 4;
 const BACKOFF_MS = 5;
-
-/** The SQLSTATE of a failed statement, seen through TypeORM's QueryFailedError or pg's own error. */
-function sqlState(e: unknown): string | undefined {
-  if (typeof e !== 'object' || e === null) return undefined;
-  const { code, driverError } = e as { code?: unknown; driverError?: { code?: unknown } };
-  const state = driverError?.code ?? code;
-  return typeof state === 'string' ? state : undefined;
-}
-
-export function isRetryableConflict(e: unknown): boolean {
-  return RETRYABLE_SQLSTATES.has(sqlState(e) ?? '');
-}
 
 /**
  * `dataSource.transaction(work)`, run again from the start when Postgres aborts it as a deadlock
