@@ -40,14 +40,14 @@ DECLARE
   p_dr numeric[]; p_cr numeric[]; q_dr numeric[]; q_cr numeric[]; moved boolean[];
   -- The open pending legs the items void or commit, locked; `released` holds those accepted items took.
   o_id bigint[]; o_tx uuid[]; o_acc text[]; o_amt numeric[]; o_dir text[];
-  void_ids bigint[]; commit_ids uuid[]; released bigint[] := '{}'; item_released bigint[];
-  voided bigint[] := '{}'; committed bigint[] := '{}'; committed_tx uuid[] := '{}';
+  void_ids bigint[]; commit_ids uuid[]; released bigint[] := '{}'::bigint[]; item_released bigint[];
+  voided bigint[] := '{}'::bigint[]; committed bigint[] := '{}'::bigint[]; committed_tx uuid[] := '{}'::uuid[];
   used_keys text[]; held_keys text[]; closed_from timestamptz[]; closed_to timestamptz[];
-  seen_refs text[] := '{}'; item_refs text[]; seen_keys text[] := '{}';
-  accepted int[] := '{}'; created int := 0; ref_count int := 0; key_count int := 0; written int; refused boolean := false;
-  results jsonb[] := '{}';
+  seen_refs text[] := '{}'::text[]; item_refs text[]; seen_keys text[] := '{}'::text[];
+  accepted int[] := '{}'::int[]; created int := 0; ref_count int := 0; key_count int := 0; written int; refused boolean := false;
+  results jsonb[] := '{}'::jsonb[];
   item jsonb; ps jsonb; c jsonb; r jsonb; idem jsonb; err jsonb; unknown jsonb; touched jsonb;
-  n int; m int; k int; j int; ref_id text; key_id text; vd timestamptz;
+  k int; j int; ref_id text; key_id text; vd timestamptz;
   -- One item's legs: its new postings, then the pending legs it releases (sign -1) or posts.
   l_acc text[]; l_amt numeric[]; l_dir text[]; l_pending boolean[];
   d_acc text[]; d_pdr numeric[]; d_pcr numeric[]; d_qdr numeric[]; d_qcr numeric[];
