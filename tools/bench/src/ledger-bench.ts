@@ -876,7 +876,9 @@ async function main(): Promise<void> {
         'bench process CPU %': (100 * direct.cpuMicros) / 1000 / (direct.duration * 1000),
         'HTTP / in-database': ratio,
       });
-      ratios[scenario.name] = `${ratio}x (${Math.round(httpRate)} / ${Math.round(directRate)} ${operation === 'transfer' ? 'transactions' : `${operation}s / ${twinOperation}s`} per second)`;
+      // Bulk rates are a few per second: a decimal keeps them apart.
+      const shown = (rate: number) => (rate < 100 ? rate.toFixed(1) : Math.round(rate));
+      ratios[scenario.name] = `${ratio}x (${shown(httpRate)} / ${shown(directRate)} ${operation === 'transfer' ? 'transactions' : `${operation}s / ${twinOperation}s`} per second)`;
     }
     if (scenarios.length > 0) report('HTTP / in-database, same run', ratios);
     succeeded += originals.written - madeBefore;
