@@ -48,6 +48,39 @@ describe('Corrections: reversals and refunds', () => {
     expect(noKey.body.error.code).toBe('missing_idempotency_key');
   });
 
+  it('records each correction\'s events with the transaction it wrote and the original as the reversal left it', async () => {
+    const eventData = async (type: string, resourceId: string) => (await api.events(type)).find((e) => e.resource_id === resourceId)?.data;
+    const read = async (id: string) => (await api.get(`/transactions/${id}`).expect(200)).body.data;
+    // Accounts of its own: the other tests count on the balances of theirs.
+    await api.account('ev:cash', 'asset');
+    await api.account('ev:sales', 'revenue');
+    const evSale = (amount: string, extra: Record<string, unknown> = {}) => api.transfer('ev:sales', 'ev:cash', amount, 'USD', extra).expect(201);
+    // A posted original with an external ref: both events are built before the write.
+    const posted = (await evSale('70', { external_refs: [{ rail: 'card', kind: 'auth', value: `auth-${Date.now()}` }] })).body.data;
+    const reversal = (await api.post(`/transactions/${posted.id}/reverse`).expect(201)).body.data;
+    expect(await eventData('transaction.reversal_created', reversal.id)).toEqual(reversal);
+    const archived = await read(posted.id);
+    expect(archived).toMatchObject({ status: 'archived', reversed_by: reversal.id, external_refs: [expect.objectContaining({ rail: 'card' })] });
+    expect(await eventData('transaction.reversed', posted.id)).toEqual(archived);
+    // A pending original: the write voids its legs at its own time, which the reversed event shows.
+    const pending = (
+      await api
+        .post('/transactions', {
+          postings: [
+            { account: 'ev:cash', amount: '30', currency: 'USD', direction: 'debit', pending: true },
+            { account: 'ev:sales', amount: '30', currency: 'USD', direction: 'credit', pending: true },
+          ],
+        })
+        .expect(201)
+    ).body.data;
+    await api.post(`/transactions/${pending.id}/reverse`).expect(201);
+    const voided = await read(pending.id);
+    expect(voided.postings.map((p: { voided_at: string | null }) => p.voided_at === null)).toEqual([false, false]);
+    expect(await eventData('transaction.reversed', pending.id)).toEqual(voided);
+    const refund = (await api.post(`/transactions/${(await evSale('20')).body.data.id}/refund`, { amount: '5' }).expect(201)).body.data;
+    expect(await eventData('transaction.refund_created', refund.id)).toEqual(refund);
+  });
+
   it('reverses only one of many concurrent attempts', async () => {
     const original = (await sale('40')).body.data;
     const statuses = await Promise.all(Array.from({ length: 8 }, () => api.post(`/transactions/${original.id}/reverse`).then((r) => r.status)));

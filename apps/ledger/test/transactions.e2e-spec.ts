@@ -406,6 +406,12 @@ describe('Transactions', () => {
     const ok = await api.post('/transactions/bulk', { transactions: [item('b-1', '1'), item('b-2', '2')] }, null).expect(201);
     expect(ok.body.data).toMatchObject({ object: 'bulk_result', atomic: false, partial_failure: false });
     expect(ok.body.data.results.map((r: { status: string }) => r.status)).toEqual(['created', 'created']);
+    // Each item's event carries its result; its posting ids come in item order.
+    const created = await api.get('/events?type=transaction.created&limit=10').expect(200);
+    const written = ok.body.data.results.map((r: { transaction: { id: string } }) => r.transaction);
+    for (const t of written) expect(created.body.data.find((e: { resource_id: string }) => e.resource_id === t.id)?.data).toEqual(t);
+    const postingIds = written.flatMap((t: { postings: { id: number }[] }) => t.postings.map((p) => p.id));
+    expect(postingIds).toEqual([...postingIds].sort((a, b) => a - b));
     const mixed = await api.post('/transactions/bulk', { transactions: [item('b-1', '1'), item('b-3', '3', 'ghost')] }, null).expect(207);
     expect(mixed.body.data.results).toEqual([
       expect.objectContaining({ idempotency_key: 'b-1', status: 'replayed', transaction: expect.objectContaining({ id: ok.body.data.results[0].transaction.id }) }),

@@ -214,10 +214,12 @@ export class ReservesService {
           return plan;
         },
         new Set(),
-        async (manager, outcome, presented) => {
-          result = presentReserveOp(outcome, m.reserve, m.from.id);
-          await this.events.record(manager, scope, 'transaction.created', outcome.transaction.id, presented);
-          await this.events.record(manager, scope, m.event, m.reserve, { ...result, ...m.payload });
+        {
+          after: async (manager, outcome, presented) => {
+            result = presentReserveOp(outcome, m.reserve, m.from.id);
+            await this.events.record(manager, scope, 'transaction.created', outcome.transaction.id, presented);
+            await this.events.record(manager, scope, m.event, m.reserve, { ...result, ...m.payload });
+          },
         },
       );
     } catch (err) {

@@ -55,7 +55,21 @@ export class BooksEngine {
    * its outcome, and its entry, whose extras (events, key) may be built from that outcome.
    */
   async entry(scope: LedgerScope, plan: TransactionPlan, extras: (outcome: WriteOutcome) => ItemExtras = PLAIN): Promise<PreparedEntry> {
-    const outcome = { ...writtenOf(scope.ledgerId, plan, await this.postingIds.take(plan.postings.length), new Date()), touched: [] };
+    return this.prepared(scope, plan, await this.postingIds.take(plan.postings.length), extras);
+  }
+
+  /**
+   * `entry` for each of `plans` (extras told the plan's index), their posting ids drawn together,
+   * in order: a batch waits for the pool once, however many items it has.
+   */
+  async entries(scope: LedgerScope, plans: TransactionPlan[], extras: (outcome: WriteOutcome, n: number) => ItemExtras): Promise<PreparedEntry[]> {
+    const ids = await this.postingIds.take(plans.reduce((count, plan) => count + plan.postings.length, 0));
+    let next = 0;
+    return plans.map((plan, n) => this.prepared(scope, plan, ids.slice(next, (next += plan.postings.length)), (outcome) => extras(outcome, n)));
+  }
+
+  private prepared(scope: LedgerScope, plan: TransactionPlan, postingIds: string[], extras: (outcome: WriteOutcome) => ItemExtras): PreparedEntry {
+    const outcome = { ...writtenOf(scope.ledgerId, plan, postingIds, new Date()), touched: [] };
     return { outcome, entry: { plan, item: JSON.stringify(itemOf(plan, outcome, extras(outcome))), accounts: accountsOf(plan) } };
   }
 

@@ -5,7 +5,7 @@ import { KeyTaken } from '../books/book-refusals';
 import { TransactionPlan } from '../books/transaction-plan';
 import { LedgerErrors } from '../common/ledger-errors';
 import { LedgerScope } from '../common/mode';
-import { BooksEngine, PreparedEntry, Verdict } from './books-engine';
+import { BooksEngine, Verdict } from './books-engine';
 import { BulkTransactionsDto } from './dto/create-transaction.dto';
 import { PresentedTransaction } from './transaction.presenter';
 import { TransactionsRepository } from './transactions.repository';
@@ -60,31 +60,30 @@ export class BulkTransactionsService {
         return { error: itemError(err) };
       }
     });
+    // The items with a plan, n-th of them the i-th item.
+    const items = planned.flatMap((p, i) => ('plan' in p ? [{ i, plan: p.plan }] : []));
     const trace = currentTraceContext();
-    const prepared = new Map<number, PreparedEntry>();
-    for (const [i, p] of planned.entries()) {
-      if (!('plan' in p)) continue;
-      prepared.set(
-        i,
-        await this.engine.entry(scope, p.plan, (outcome) => ({
-          events: [{ type: 'transaction.created', resourceId: outcome.transaction.id, data: presentOutcome(outcome) }],
-          trace_context: trace,
-          idem: null,
-          touched: false,
-        })),
-      );
-    }
+    // An item's wire form is built once: its event and its result carry the same.
+    const presented: PresentedTransaction[] = [];
+    const entries = await this.engine.entries(
+      scope,
+      items.map((item) => item.plan),
+      (outcome, n) => {
+        presented[n] = presentOutcome(outcome);
+        return { events: [{ type: 'transaction.created', resourceId: outcome.transaction.id, data: presented[n] }], trace_context: trace, idem: null, touched: false };
+      },
+    );
     // An atomic batch with an item that does not balance is judged whole and written not at all.
-    const unplanned = prepared.size < planned.length;
-    const entries = [...prepared.values()];
+    const unplanned = items.length < planned.length;
     const verdicts = entries.length === 0 ? [] : await this.engine.run(scope, entries.map((e) => e.entry), { atomic, dryRun: atomic && unplanned });
-    const verdictOf = new Map([...prepared.keys()].map((i, n) => [i, verdicts[n]] as const));
+    const nthOf = new Map(items.map((item, n) => [item.i, n]));
     const replays = await this.replays(scope, verdicts);
     const results = keys.map((key, i): BulkItemResult => {
       const p = planned[i];
       if ('error' in p) return { idempotency_key: key, status: 'error', error: p.error };
-      const verdict = verdictOf.get(i) as Verdict;
-      if (verdict.ok) return { idempotency_key: key, status: 'created', transaction: presentOutcome((prepared.get(i) as PreparedEntry).outcome) };
+      const n = nthOf.get(i) as number;
+      const verdict = verdicts[n];
+      if (verdict.ok) return { idempotency_key: key, status: 'created', transaction: presented[n] };
       const replay = verdict.error instanceof KeyTaken ? replays.get(verdict.error.key) : undefined;
       if (replay) return { idempotency_key: key, status: 'replayed', transaction: replay };
       return { idempotency_key: key, status: 'error', error: itemError(verdict.error) };

@@ -10,8 +10,9 @@ import { Expandable } from './expand';
 import { refundLegs, reversalLegs } from '../books/correction-legs';
 import { plannedOf, TransactionPlan } from '../books/transaction-plan';
 import { TransactionErrors } from './transaction-errors';
+import { presentTransaction, PresentedTransaction } from './transaction.presenter';
 import { TransactionEntity } from './transaction.entity';
-import { TransactionsRepository } from './transactions.repository';
+import { CorrectionHistory, TransactionsRepository } from './transactions.repository';
 import { TransactionsService, WriteResult } from './transactions.service';
 
 /**
@@ -27,21 +28,37 @@ export class CorrectionsService {
     private readonly events: EventsService,
   ) {}
 
-  /** With `amount` (our contract's partial reverse) this is a refund. */
+  /**
+   * With `amount` (our contract's partial reverse) this is a refund. Both events (reversal_created,
+   * then reversed) travel with the write; only when the reversal voids pending legs of the original
+   * is its `reversed` form read back after the write, which stamps them with its own clock.
+   */
   reverse(scope: LedgerScope, id: string, body: CorrectionDto, key: string | null, expand: Set<Expandable>): Promise<WriteResult> {
     if (body.amount !== undefined) return this.refund(scope, id, body, key, expand);
     let original: TransactionEntity;
+    /** The original as the reversal `by` leaves it, known before the write (null when it voids some of its legs). */
+    let reversed: ((by: string) => PresentedTransaction) | null;
     return this.service.writeOne(
       scope,
       async (manager) => {
         original = await this.lockOriginal(manager, scope, id);
-        return this.reversalPlan(manager, scope, original, body, key);
+        const history = await this.transactions.correctionHistory(manager, scope, original.id);
+        const plan = await this.reversalPlan(manager, scope, original, history, body, key);
+        const refs = plan.voids?.postingIds.length ? null : await this.transactions.refsOf(scope, [original.id], manager);
+        reversed = refs && ((by) => presentTransaction({ transaction: original, postings: history.postings, refs, reversedBy: by }));
+        return plan;
       },
       expand,
-      async (manager, outcome, presented) => {
-        await this.events.record(manager, scope, 'transaction.reversal_created', outcome.transaction.id, presented);
-        const [reversed] = await this.service.present(scope, [original], new Set(), manager);
-        await this.events.record(manager, scope, 'transaction.reversed', original.id, reversed);
+      {
+        inWrite: (outcome, presented) => [
+          { type: 'transaction.reversal_created', resourceId: outcome.transaction.id, data: presented },
+          ...(reversed ? [{ type: 'transaction.reversed', resourceId: original.id, data: reversed(outcome.transaction.id) }] : []),
+        ],
+        after: async (manager) => {
+          if (reversed) return;
+          const [read] = await this.service.present(scope, [original], new Set(), manager);
+          await this.events.record(manager, scope, 'transaction.reversed', original.id, read);
+        },
       },
     );
   }
@@ -55,7 +72,7 @@ export class CorrectionsService {
       scope,
       async (manager) => this.refundPlan(manager, scope, await this.lockOriginal(manager, scope, id), amount, body, key),
       expand,
-      (manager, outcome, presented) => this.events.record(manager, scope, 'transaction.refund_created', outcome.transaction.id, presented),
+      { inWrite: (outcome, presented) => [{ type: 'transaction.refund_created', resourceId: outcome.transaction.id, data: presented }] },
     );
   }
 
@@ -79,10 +96,10 @@ export class CorrectionsService {
     manager: EntityManager,
     scope: LedgerScope,
     original: TransactionEntity,
+    { postings, refunded }: CorrectionHistory,
     body: CorrectionDto,
     key: string | null,
   ): Promise<TransactionPlan> {
-    const { postings, refunded } = await this.history(manager, scope, original);
     const openPending = postings.filter((p) => p.pending && !p.voidedAt);
     // A reversal of something dated in a closed period is dated now, keeping the original date.
     const closed = await this.transactions.inClosedPeriod(manager, scope, original.valueDate);
@@ -100,13 +117,6 @@ export class CorrectionsService {
     };
   }
 
-  /** The original's postings, and those of its refunds so far. */
-  private async history(manager: EntityManager, scope: LedgerScope, original: TransactionEntity) {
-    const postings = await this.transactions.postingsOf(scope, [original.id], manager);
-    const refunds = await this.transactions.refundsOf(scope, original.id, manager);
-    return { postings, refunded: await this.transactions.postingsOf(scope, refunds.map((r) => r.id), manager) };
-  }
-
   private async refundPlan(
     manager: EntityManager,
     scope: LedgerScope,
@@ -115,7 +125,7 @@ export class CorrectionsService {
     body: CorrectionDto,
     key: string | null,
   ): Promise<TransactionPlan> {
-    const { postings, refunded } = await this.history(manager, scope, original);
+    const { postings, refunded } = await this.transactions.correctionHistory(manager, scope, original.id);
     const currency = body.currency === undefined ? undefined : normalizeCurrency(body.currency);
     const { legs, currency: refundCurrency } = refundLegs(postings, refunded, amount, currency);
     return {

@@ -31,6 +31,12 @@ export const WRITE_RACED = 'BK002';
 const WRITE_BATCH = `SELECT ledger_write_batch($1::jsonb) AS results`;
 const RESERVE_POSTING_IDS = `SELECT ARRAY(SELECT nextval(pg_get_serial_sequence('postings', 'id'))::text FROM generate_series(1, $1::int)) AS ids`;
 
+/** A transaction's postings, and those of its refunds so far. */
+export interface CorrectionHistory {
+  postings: PostingEntity[];
+  refunded: PostingEntity[];
+}
+
 @Injectable()
 export class TransactionsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -133,6 +139,21 @@ export class TransactionsRepository {
       [scope.ledgerId, ids],
     );
     return new Map(rows.map((r) => [r.reverses, r.id]));
+  }
+
+  /**
+   * Postings of transaction `id` and, apart, those of its refunds (each in id order), in one read:
+   * what a correction, holding the transaction's lock (refunds take it too), builds its legs from.
+   */
+  async correctionHistory(manager: EntityManager, scope: LedgerScope, id: string): Promise<CorrectionHistory> {
+    const rows: PostingEntity[] = await manager.query(
+      `SELECT ${POSTING_COLUMNS} FROM postings p
+       WHERE p.ledger_id = $1 AND p.transaction_id = ANY(ARRAY(
+         SELECT $2::uuid UNION ALL SELECT r.id FROM transactions r WHERE r.ledger_id = $1 AND r.kind = 'refund' AND r.reverses = $2))
+       ORDER BY p.id`,
+      [scope.ledgerId, id],
+    );
+    return { postings: rows.filter((p) => p.transactionId === id), refunded: rows.filter((p) => p.transactionId !== id) };
   }
 
   /** Refunds of a transaction, oldest first. */

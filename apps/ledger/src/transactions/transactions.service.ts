@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiError } from '@bursar/errors';
+import { currentTraceContext } from '@bursar/service-kit';
 import { isUUID } from 'class-validator';
 import { Brackets, DataSource, EntityManager } from 'typeorm';
 import { normalizeCurrency } from '../accounts/currencies';
@@ -8,7 +9,7 @@ import { presentBalance } from '../balances/balance.presenter';
 import { AccountState } from '../books/account-state';
 import { balanceFigures } from '../books/balance-figures';
 import { KeyTaken, RefusedPlan } from '../books/book-refusals';
-import { commitItem, WriteOutcome } from '../books/engine-batch';
+import { commitItem, NewEvent, WriteOutcome } from '../books/engine-batch';
 import { ListPage } from '../common/envelope.interceptor';
 import { LedgerErrors } from '../common/ledger-errors';
 import { LedgerScope } from '../common/mode';
@@ -39,6 +40,12 @@ const ORDER = {
 
 /** What a plan is made from: a create body, or a bulk item (no refs or conditions). */
 type PlannableBody = TransactionBodyDto & Partial<Pick<CreateTransactionDto, 'external_refs' | 'conditions'>>;
+
+/** What a single write records besides its rows: events written with them, and work after the write in its transaction. */
+export interface WriteRecords {
+  inWrite?: (outcome: WriteOutcome, presented: PresentedTransaction) => NewEvent[];
+  after?: (manager: EntityManager, outcome: WriteOutcome, presented: PresentedTransaction) => Promise<unknown>;
+}
 
 /** A write's answer, and whether it replays an earlier one (same key). */
 export interface WriteResult {
@@ -90,26 +97,34 @@ export class TransactionsService {
   }
 
   /**
-   * Writes one plan (or the plan `planned` builds inside the transaction) in its own database transaction, recording `events(outcome)` with it. When the
-   * idempotency key already names a transaction, answers that one as a replay.
+   * Writes one plan (or the plan `planned` builds inside the transaction) in its own database
+   * transaction, with `records.inWrite` (events the engine writes with the rows, built from the
+   * outcome before it is sent) and then `records.after` (work in the same transaction, after the
+   * write). When the idempotency key already names a transaction, answers that one as a replay.
    */
   async writeOne(
     scope: LedgerScope,
     planned: TransactionPlan | ((manager: EntityManager) => Promise<TransactionPlan>),
     expand: Set<Expandable>,
-    events: (manager: EntityManager, outcome: WriteOutcome, presented: PresentedTransaction) => Promise<unknown>,
+    records: WriteRecords,
   ): Promise<WriteResult> {
     for (let tries = 1; ; tries++) {
       try {
         return await this.dataSource.transaction(async (manager) => {
           const plan = typeof planned === 'function' ? await planned(manager) : planned;
-          const { outcome, entry } = await this.engine.entry(scope, plan);
+          // The outcome is presented once, for the events and the answer.
+          const presented = rememberLast(presentOutcome);
+          const { outcome, entry } = await this.engine.entry(scope, plan, (built) => ({
+            events: records.inWrite?.(built, presented(built)) ?? [],
+            trace_context: currentTraceContext(),
+            idem: null,
+            touched: true,
+          }));
           const [verdict] = await this.engine.call(manager, scope, [entry]);
           if (!verdict.ok) throw verdict.error;
           outcome.touched = verdict.touched;
-          const presented = presentOutcome(outcome);
-          await events(manager, outcome, presented);
-          return { transaction: this.expandWritten(presented, outcome, expand), replayed: false };
+          await records.after?.(manager, outcome, presented(outcome));
+          return { transaction: this.expandWritten(presented(outcome), outcome, expand), replayed: false };
         });
       } catch (err) {
         // Met a key or ref a write in flight took: the whole transaction again sees it.
