@@ -42,7 +42,7 @@ DECLARE
   o_id bigint[]; o_tx uuid[]; o_acc text[]; o_amt numeric[]; o_dir text[];
   void_ids bigint[]; commit_ids uuid[]; released bigint[] := '{}'::bigint[]; item_released bigint[];
   voided bigint[] := '{}'::bigint[]; committed bigint[] := '{}'::bigint[]; committed_tx uuid[] := '{}'::uuid[];
-  used_keys text[]; held_keys text[]; closed_from timestamptz[]; closed_to timestamptz[];
+  item_keys text[]; used_keys text[]; held_keys text[]; closed_from timestamptz[]; closed_to timestamptz[];
   seen_refs text[] := '{}'::text[]; item_refs text[]; seen_keys text[] := '{}'::text[];
   accepted int[] := '{}'::int[]; created int := 0; ref_count int := 0; key_count int := 0; written int; refused boolean := false;
   results jsonb[] := '{}'::jsonb[];
@@ -83,9 +83,14 @@ BEGIN
     ) o;
   END IF;
 
-  SELECT coalesce(array_agg(t.idempotency_key), '{}') INTO used_keys FROM transactions t
-  WHERE t.ledger_id = ledger
-    AND t.idempotency_key = ANY(ARRAY(SELECT x->>'key' FROM jsonb_array_elements(items) x WHERE x->>'key' IS NOT NULL));
+  -- Planned afresh on every call (EXECUTE): a plan cached while the table was small keeps scanning the
+  -- whole ledger instead of the (ledger_id, idempotency_key) index as the ledger grows.
+  item_keys := ARRAY(SELECT x->>'key' FROM jsonb_array_elements(items) x WHERE x->>'key' IS NOT NULL);
+  used_keys := '{}'::text[];
+  IF cardinality(item_keys) > 0 THEN
+    EXECUTE 'SELECT coalesce(array_agg(idempotency_key), ''{}'') FROM transactions WHERE ledger_id = $1 AND idempotency_key = ANY($2)'
+      INTO used_keys USING ledger, item_keys;
+  END IF;
   -- Idempotency key rows another request holds: those a new completion may not take over.
   SELECT coalesce(array_agg(h.client_id || ' ' || h.route || ' ' || h.key), '{}') INTO held_keys
   FROM jsonb_array_elements(items) x
