@@ -2,9 +2,10 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 import { sqlFile } from '../sql/sql-file';
 
 /**
- * The write path of new transactions as one function call, `ledger_write_batch(batch jsonb)`, in its
- * first version (sql/ledger-write-batch-v1.sql; what it does: sql/ledger-write-batch.sql), and the
- * available-balance rule it checks overdrafts with.
+ * The write path of new transactions as one function call, `ledger_write_batch(batch jsonb)`, and the
+ * available-balance rule it checks overdrafts with. The function's body is the current one of
+ * sql/ledger-write-batch.sql (see that file: a function has one body in the repository; earlier ones are
+ * in git history).
  */
 export class WriteBatchFunction1763890000000 implements MigrationInterface {
   name = 'WriteBatchFunction1763890000000';
@@ -18,7 +19,7 @@ export class WriteBatchFunction1763890000000 implements MigrationInterface {
           THEN posted_debits - posted_credits - pending_credits
           ELSE posted_credits - posted_debits - pending_debits END
       $$`);
-    await q.query(sqlFile('ledger-write-batch-v1.sql'));
+    await q.query(sqlFile('ledger-write-batch.sql'));
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -13,7 +13,8 @@ export class BooksEngine1763960030000 implements MigrationInterface {
     await q.query(sqlFile('ledger-write-batch.sql'));
   }
 
-  async down(q: QueryRunner): Promise<void> {
-    await q.query(sqlFile('ledger-write-batch-v2.sql'));
+  /** The body this replaced is not kept (only in git history): going down leaves the current one. */
+  async down(): Promise<void> {
+    // Nothing to undo: see above.
   }
 }

@@ -24,9 +24,9 @@
 -- the conflicting insert wait for it and come back short: then the function raises BK002 and the
 -- service calls again (one item at a time when it batched several), when the reads see it.
 --
--- Migration BooksEngine1763960030000 applies this file; ledger-write-batch-v2.sql is the version
--- before. A later change freezes this one as ledger-write-batch-v3.sql for that migration first,
--- so a fresh database still passes through every version in order.
+-- This file is the function's one body in the repository (earlier bodies are in git history). Every
+-- migration that changed the function applies this file, so a fresh database gets the current body and a
+-- change is: edit this file, add a migration that applies it (see BooksEngine1763960030000).
 CREATE OR REPLACE FUNCTION ledger_write_batch(batch jsonb) RETURNS jsonb LANGUAGE plpgsql AS $fn$
 DECLARE
   ledger constant uuid := (batch->>'ledger')::uuid;
