@@ -13,6 +13,7 @@ export * from './database/prepared-query';
 export * from './database/postgres-errors';
 export * from './database/retrying-transaction';
 export * from './database/statement-batcher';
+export * from './database/sql-file';
 export * from './http/create-http-app';
 export * from './http/run-service';
 export { registerFastValidator, type FastValidator } from './http/validation.pipe';

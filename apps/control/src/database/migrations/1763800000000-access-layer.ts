@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlFile } from '../sql/sql-file';
 
 /**
  * Workspaces and their members, agents with their key digests, budgets, and the append-only audit
@@ -82,11 +83,7 @@ export class AccessLayer1763800000000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT clock_timestamp()
       )`);
     await q.query(`CREATE INDEX audit_events_by_workspace ON audit_events (workspace_id, created_at DESC, id DESC)`);
-    await q.query(`
-      CREATE FUNCTION audit_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        RAISE EXCEPTION 'audit_events is append-only: % refused', TG_OP USING ERRCODE = 'insufficient_privilege';
-      END $$`);
+    await q.query(sqlFile('audit-events-append-only.sql'));
     await q.query(`
       CREATE TRIGGER audit_events_no_update_or_delete BEFORE UPDATE OR DELETE ON audit_events
         FOR EACH ROW EXECUTE FUNCTION audit_events_append_only()`);

@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlFile } from '../sql/sql-file';
 
 /**
  * The books: account templates, accounts with one running balance row each, transactions, their
@@ -155,11 +156,7 @@ export class Books1763730000000 implements MigrationInterface {
     await q.query(`CREATE INDEX period_closes_ledger_idx ON period_closes (ledger_id, period_start) WHERE reopened_at IS NULL`);
 
     // Templates are immutable: evolve them by creating a new name.
-    await q.query(`
-      CREATE FUNCTION refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        RAISE EXCEPTION '% on % is not allowed', TG_OP, TG_TABLE_NAME USING ERRCODE = 'restrict_violation';
-      END $$`);
+    await q.query(sqlFile('refuse-change.sql'));
     await q.query(`CREATE TRIGGER account_templates_immutable BEFORE UPDATE OR DELETE ON account_templates
       FOR EACH ROW EXECUTE FUNCTION refuse_change()`);
     await q.query(`CREATE TRIGGER transactions_append_only BEFORE DELETE ON transactions
@@ -167,17 +164,7 @@ export class Books1763730000000 implements MigrationInterface {
     await q.query(`CREATE TRIGGER postings_no_delete BEFORE DELETE ON postings
       FOR EACH ROW EXECUTE FUNCTION refuse_change()`);
     // A posting's economic columns never change; only pending -> committed, void and reconciliation.
-    await q.query(`
-      CREATE FUNCTION postings_guard_update() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF (NEW.ledger_id, NEW.transaction_id, NEW.account_id, NEW.amount, NEW.currency, NEW.direction, NEW.value_date, NEW.tags, NEW.created_at)
-           IS DISTINCT FROM (OLD.ledger_id, OLD.transaction_id, OLD.account_id, OLD.amount, OLD.currency, OLD.direction, OLD.value_date, OLD.tags, OLD.created_at)
-           OR (NEW.pending AND NOT OLD.pending)
-           OR (OLD.voided_at IS NOT NULL AND NEW.voided_at IS DISTINCT FROM OLD.voided_at) THEN
-          RAISE EXCEPTION 'posting % is immutable', OLD.id USING ERRCODE = 'restrict_violation';
-        END IF;
-        RETURN NEW;
-      END $$`);
+    await q.query(sqlFile('postings-guard-update.sql'));
     await q.query(`CREATE TRIGGER postings_immutable BEFORE UPDATE ON postings
       FOR EACH ROW EXECUTE FUNCTION postings_guard_update()`);
     // The service checks closed periods first for a friendly error; this is the backstop.

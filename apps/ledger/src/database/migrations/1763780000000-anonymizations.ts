@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlFile } from '../sql/sql-file';
 
 /**
  * Tenant anonymization (POST /tenants/me/anonymize): the record of each run, the JSON scrubbers it
@@ -28,50 +29,13 @@ export class Anonymizations1763780000000 implements MigrationInterface {
 
     // Metadata emptied, except the ledger's own correction markers when they hold what the ledger
     // writes there (an id, a timestamp): they link money records, which anonymization keeps.
-    await q.query(`
-      CREATE FUNCTION anonymized_metadata(m jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$
-        SELECT CASE WHEN jsonb_typeof(m) = 'object' THEN coalesce(
-          (SELECT jsonb_object_agg(key, value) FROM jsonb_each(m)
-           WHERE jsonb_typeof(value) = 'string'
-             AND ((key = '_refund_of' AND value #>> '{}' ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$')
-               OR (key = '_reverses_value_date' AND value #>> '{}' ~ '^\\d{4}-\\d{2}-\\d{2}T[0-9:.]+Z$'))),
-          '{}'::jsonb) ELSE m END
-      $$`);
+    await q.query(sqlFile('anonymized-metadata.sql'));
     // A stored JSON document (event payload, delivery body) with every metadata/tags object
     // emptied and every party reference redacted, at any depth.
-    await q.query(`
-      CREATE FUNCTION anonymized_document(doc jsonb) RETURNS jsonb LANGUAGE plpgsql IMMUTABLE AS $$
-      BEGIN
-        IF jsonb_typeof(doc) = 'object' THEN
-          RETURN coalesce((SELECT jsonb_object_agg(key, CASE
-              WHEN key = 'metadata' THEN anonymized_metadata(value)
-              WHEN key = 'tags' AND jsonb_typeof(value) = 'object' THEN '{}'::jsonb
-              WHEN key IN ('counterparty_ref', 'sender_party_id', 'recipient_party_id') AND jsonb_typeof(value) <> 'null'
-                THEN '"REDACTED"'::jsonb
-              ELSE anonymized_document(value) END)
-            FROM jsonb_each(doc)), '{}'::jsonb);
-        ELSIF jsonb_typeof(doc) = 'array' THEN
-          RETURN coalesce((SELECT jsonb_agg(anonymized_document(value) ORDER BY n)
-            FROM jsonb_array_elements(doc) WITH ORDINALITY AS x(value, n)), '[]'::jsonb);
-        END IF;
-        RETURN doc;
-      END $$`);
+    await q.query(sqlFile('anonymized-document.sql'));
     // The same for a JSON text: returned byte for byte when nothing needed erasing, and left alone
     // when it is not JSON (it then carries no metadata structure to clear).
-    await q.query(`
-      CREATE FUNCTION anonymized_json_text(body text) RETURNS text LANGUAGE plpgsql IMMUTABLE AS $$
-      DECLARE
-        doc jsonb;
-        scrubbed jsonb;
-      BEGIN
-        BEGIN
-          doc := body::jsonb;
-        EXCEPTION WHEN invalid_text_representation THEN
-          RETURN body;
-        END;
-        scrubbed := anonymized_document(doc);
-        RETURN CASE WHEN scrubbed = doc THEN body ELSE scrubbed::text END;
-      END $$`);
+    await q.query(sqlFile('anonymized-json-text.sql'));
 
     await q.query(`DROP TRIGGER postings_immutable ON postings`);
     await q.query(`CREATE TRIGGER postings_immutable BEFORE UPDATE ON postings FOR EACH ROW

@@ -1,16 +1,12 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlFile } from '../sql/sql-file';
 
 /** Every change to an organization row is announced, so processes caching the row drop it at once. */
 export class OrganizationChanges1763800000000 implements MigrationInterface {
   name = 'OrganizationChanges1763800000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`
-      CREATE FUNCTION organizations_notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        PERFORM pg_notify('organization_changed', OLD.id::text);
-        RETURN NULL;
-      END $$`);
+    await q.query(sqlFile('organizations-notify-change.sql'));
     await q.query(`
       CREATE TRIGGER organizations_changed AFTER UPDATE OR DELETE ON organizations
       FOR EACH ROW EXECUTE FUNCTION organizations_notify_change()`);

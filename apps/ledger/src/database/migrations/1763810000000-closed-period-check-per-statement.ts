@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlFile } from '../sql/sql-file';
 
 /**
  * The closed-period backstop on postings checks each inserting statement once, over all its new
@@ -11,20 +12,7 @@ export class ClosedPeriodCheckPerStatement1763810000000 implements MigrationInte
   async up(q: QueryRunner): Promise<void> {
     await q.query(`DROP TRIGGER postings_closed_period ON postings`);
     await q.query(`DROP FUNCTION postings_refuse_closed_period()`);
-    await q.query(`
-      CREATE FUNCTION postings_refuse_closed_period() RETURNS trigger LANGUAGE plpgsql AS $$
-      DECLARE
-        refused timestamptz;
-      BEGIN
-        SELECT n.value_date INTO refused FROM new_postings n
-        JOIN period_closes c ON c.ledger_id = n.ledger_id AND c.reopened_at IS NULL
-          AND n.value_date >= c.period_start AND n.value_date < c.period_end
-        LIMIT 1;
-        IF FOUND THEN
-          RAISE EXCEPTION 'value_date % is inside a closed period', refused USING ERRCODE = 'BK001';
-        END IF;
-        RETURN NULL;
-      END $$`);
+    await q.query(sqlFile('postings-refuse-closed-period.sql'));
     await q.query(`CREATE TRIGGER postings_closed_period AFTER INSERT ON postings
       REFERENCING NEW TABLE AS new_postings
       FOR EACH STATEMENT EXECUTE FUNCTION postings_refuse_closed_period()`);

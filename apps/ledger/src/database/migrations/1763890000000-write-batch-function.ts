@@ -11,14 +11,7 @@ export class WriteBatchFunction1763890000000 implements MigrationInterface {
   name = 'WriteBatchFunction1763890000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`
-      CREATE FUNCTION books_available(type text, posted_debits numeric, posted_credits numeric,
-        pending_debits numeric, pending_credits numeric) RETURNS numeric
-      LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-        SELECT CASE WHEN type IN ('asset', 'expense')
-          THEN posted_debits - posted_credits - pending_credits
-          ELSE posted_credits - posted_debits - pending_debits END
-      $$`);
+    await q.query(sqlFile('books-available.sql'));
     await q.query(sqlFile('ledger-write-batch.sql'));
   }
 

@@ -1,10 +1,4 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { sqlFiles } from '@bursar/service-kit';
 
-/**
- * A file of this folder, for migrations: the build copies the .sql files next to the compiled
- * code, so the same relative path works from the sources and from dist/.
- */
-export function sqlFile(name: string): string {
-  return readFileSync(path.join(__dirname, name), 'utf8');
-}
+/** This folder's .sql files: each function's one body, applied by the migrations that create or change it. */
+export const sqlFile = sqlFiles(__dirname);
