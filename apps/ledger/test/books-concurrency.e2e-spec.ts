@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { BooksApi, startBooksApp } from './books-api';
-import { booksProblems } from './books-invariants';
+import { booksProblems } from '@bursar/testing';
 import { LedgerTestApp } from './ledger-test-app';
 
 describe('Books under concurrent requests', () => {

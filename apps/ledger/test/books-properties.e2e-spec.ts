@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { DataSource } from 'typeorm';
 import { BooksApi, startBooksApp } from './books-api';
-import { booksProblems } from './books-invariants';
+import { booksProblems } from '@bursar/testing';
 import { LedgerTestApp } from './ledger-test-app';
 
 /** Accounts by currency; the `none` ones are where overdrafts would show. */

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { pollUntil, startWebhookReceiver, terminateSessions, terminateSessionsUntil, WebhookReceiver, webhookTestEnv } from '@bursar/testing';
 import { BooksApi } from './books-api';
-import { booksProblems } from './books-invariants';
+import { booksProblems } from '@bursar/testing';
 import { LedgerTestApp, startLedgerTestApp } from './ledger-test-app';
 
 /**

@@ -4,7 +4,7 @@ import { BatchItem, writeBatchJson } from '../src/books/engine-batch';
 import { TransactionsRepository, WRITE_RACED } from '../src/transactions/transactions.repository';
 import { balanceFigures } from '../src/books/balance-figures';
 import { BooksApi, startBooksApp } from './books-api';
-import { booksProblems } from './books-invariants';
+import { booksProblems } from '@bursar/testing';
 import { LedgerTestApp } from './ledger-test-app';
 
 /** ledger_write_batch called directly: one call, one result per item, refusals item by item. */

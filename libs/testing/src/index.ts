@@ -13,3 +13,4 @@ export * from './session-terminator';
 export * from './error-catalogs';
 export * from './openapi-31';
 export * from './otlp-receiver';
+export * from './books-invariants';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { generateSecretKey } from '@bursar/crypto';
-import { startAppProcess } from '@bursar/testing';
+import { booksProblems, startAppProcess } from '@bursar/testing';
 import { toolSettings } from '@bursar/dev-infra';
 import { BENCH_SERVERS, ledgerBenchClient, overReplicas, percentile, redisUrl, report, runScript, scratchDatabase, sleep, BENCH_SERVICE_NODE, BENCH_CPU_PROFILE } from './bench-kit';
 
@@ -727,20 +727,9 @@ async function warmReversals(bench: Bench, originals: Originals, count: number):
 /** Up to `cutOff` more transactions than accepted operations wrote: requests still in flight when a clock stopped complete unseen. */
 async function checkBooks(pg: Client, ledgerId: string, expected: number, cutOff: number): Promise<string> {
   const [{ count }] = (await pg.query(`SELECT count(*)::int AS count FROM transactions WHERE ledger_id = $1`, [ledgerId])).rows;
-  const { rows: unbalanced } = await pg.query(
-    `SELECT currency FROM postings WHERE ledger_id = $1 GROUP BY currency
-     HAVING sum(CASE direction WHEN 'debit' THEN amount ELSE -amount END) <> 0`,
-    [ledgerId],
-  );
-  const { rows: drift } = await pg.query(
-    `SELECT b.account_id FROM account_balances b
-     JOIN (SELECT account_id, sum(CASE direction WHEN 'debit' THEN amount ELSE -amount END) AS net
-           FROM postings WHERE ledger_id = $1 GROUP BY account_id) s ON s.account_id = b.account_id
-     WHERE b.ledger_id = $1 AND b.posted_debits - b.posted_credits <> s.net`,
-    [ledgerId],
-  );
-  const ok = count >= expected && count <= expected + cutOff && unbalanced.length === 0 && drift.length === 0;
-  return `${ok ? 'ok' : 'MISMATCH'}: ${count} transactions for ${expected} written by accepted operations (+ up to ${cutOff} cut off), ${unbalanced.length} unbalanced currencies, ${drift.length} drifted balances`;
+  const problems = await booksProblems(pg, ledgerId);
+  const ok = count >= expected && count <= expected + cutOff && problems.length === 0;
+  return `${ok ? 'ok' : 'MISMATCH'}: ${count} transactions for ${expected} written by accepted operations (+ up to ${cutOff} cut off), ${problems.length === 0 ? 'books consistent' : problems.join('; ')}`;
 }
 
 async function main(): Promise<void> {

@@ -7,7 +7,7 @@ import { sample as sampleSchema } from 'openapi-sampler';
 import { Client } from 'pg';
 import { generateSecretKey } from '@bursar/crypto';
 import { toolSettings } from '@bursar/dev-infra';
-import { AppProcess, createTestDatabase, runScript, startAppProcess } from '@bursar/testing';
+import { AppProcess, booksProblems, createTestDatabase, runScript, startAppProcess } from '@bursar/testing';
 
 const settings = toolSettings({
   command: 'pnpm fuzz',
@@ -255,24 +255,6 @@ async function api(base: string, method: string, path: string, headers: Record<s
   return json;
 }
 
-/** Every currency of every ledger nets to zero and every balance row equals its postings. */
-async function checkBooks(pg: Client): Promise<string[]> {
-  const unbalanced = await pg.query(
-    `SELECT ledger_id, currency FROM postings GROUP BY ledger_id, currency
-     HAVING sum(CASE direction WHEN 'debit' THEN amount ELSE -amount END) <> 0`,
-  );
-  const drift = await pg.query(
-    `SELECT b.account_id FROM account_balances b
-     LEFT JOIN (SELECT ledger_id, account_id, sum(CASE direction WHEN 'debit' THEN amount ELSE -amount END) AS net
-                FROM postings GROUP BY ledger_id, account_id) s ON s.account_id = b.account_id AND s.ledger_id = b.ledger_id
-     WHERE b.posted_debits - b.posted_credits <> coalesce(s.net, 0)`,
-  );
-  return [
-    ...unbalanced.rows.map((r) => `ledger ${r.ledger_id} ${r.currency} does not net to zero`),
-    ...drift.rows.map((r) => `balance of ${r.account_id} differs from its postings`),
-  ];
-}
-
 async function checkBudgets(pg: Client): Promise<string[]> {
   const { rows } = await pg.query(`SELECT id FROM budgets WHERE reserved_cents < 0 OR spent_cents + reserved_cents > budget_cents`);
   return rows.map((r) => `budget ${r.id} over-reserved`);
@@ -398,7 +380,7 @@ async function main(): Promise<void> {
       }),
     );
     await ledgerPg.connect();
-    const inconsistencies = [...(await checkBooks(ledgerPg)), ...(await checkBudgets(controlPg))];
+    const inconsistencies = [...(await booksProblems(ledgerPg, null)), ...(await checkBudgets(controlPg))];
     const statusLine = (counts: Map<number, number>) => [...counts.entries()].sort(([a], [b]) => a - b).map(([s, c]) => `${s}:${c}`).join(' ');
     process.stdout.write(
       `\nfuzz done in ${((Date.now() - startedAt) / 1000).toFixed(1)} s (FUZZ_SEED=${seed})\n` +
