@@ -44,7 +44,9 @@ DECLARE
   voided bigint[] := '{}'::bigint[]; committed bigint[] := '{}'::bigint[]; committed_tx uuid[] := '{}'::uuid[];
   item_keys text[]; used_keys text[]; held_keys text[]; closed_from timestamptz[]; closed_to timestamptz[];
   seen_refs text[] := '{}'::text[]; item_refs text[]; seen_keys text[] := '{}'::text[];
-  accepted int[] := '{}'::int[]; created int := 0; ref_count int := 0; key_count int := 0; written int; refused boolean := false;
+  -- accepted[n]: item n passed (a flag per item, so the writes below test it in constant time).
+  accepted boolean[] := array_fill(false, ARRAY[jsonb_array_length(items)]); accepted_count int := 0;
+  created int := 0; ref_count int := 0; key_count int := 0; written int; refused boolean := false;
   results jsonb[] := '{}'::jsonb[];
   item jsonb; ps jsonb; c jsonb; r jsonb; idem jsonb; err jsonb; unknown jsonb; touched jsonb;
   k int; j int; ref_id text; key_id text; vd timestamptz;
@@ -246,7 +248,8 @@ BEGIN
           'pendingDebits', q_dr[k]::text, 'pendingCredits', q_cr[k]::text);
       END IF;
     END LOOP;
-    accepted := accepted || n;
+    accepted[n] := true;
+    accepted_count := accepted_count + 1;
     released := released || item_released;
     IF item ? 'commit' THEN
       committed := committed || item_released;
@@ -265,7 +268,7 @@ BEGIN
     results := array_append(results, jsonb_build_object('ok', true, 'touched', touched));
   END LOOP;
 
-  IF dry_run OR cardinality(accepted) = 0 OR (atomic AND refused) THEN RETURN to_jsonb(results); END IF;
+  IF dry_run OR accepted_count = 0 OR (atomic AND refused) THEN RETURN to_jsonb(results); END IF;
 
   IF created > 0 THEN
     INSERT INTO transactions (id, ledger_id, idempotency_key, kind, reverses, refund_amount, refund_currency, metadata, value_date,
@@ -274,7 +277,7 @@ BEGIN
       x.i->>'refund_currency', x.i->'metadata', (x.i->>'value_date')::timestamptz, (x.i->>'created_at')::timestamptz,
       (x.i->>'created_at')::timestamptz, (x.i->>'created_at')::timestamptz
     FROM jsonb_array_elements(items) WITH ORDINALITY AS x(i, n)
-    WHERE x.n = ANY(accepted) AND x.i ? 'id'
+    WHERE accepted[x.n] AND x.i ? 'id'
     ORDER BY x.n
     ON CONFLICT (ledger_id, idempotency_key) DO NOTHING;
     GET DIAGNOSTICS written = ROW_COUNT;
@@ -288,7 +291,7 @@ BEGIN
     SELECT (y.r->>'id')::uuid, ledger, (x.i->>'id')::uuid, y.r->>'rail', y.r->>'kind', y.r->>'value', y.r->'metadata',
       (x.i->>'created_at')::timestamptz
     FROM jsonb_array_elements(items) WITH ORDINALITY AS x(i, n), jsonb_array_elements(x.i->'refs') WITH ORDINALITY AS y(r, m)
-    WHERE x.n = ANY(accepted)
+    WHERE accepted[x.n]
     ORDER BY x.n, y.m
     ON CONFLICT (ledger_id, rail, ref_kind, value) DO NOTHING;
     GET DIAGNOSTICS written = ROW_COUNT;
@@ -303,7 +306,7 @@ BEGIN
     SELECT (x.i->'idem'->>'organization')::uuid, x.i->'idem'->>'mode', x.i->'idem'->>'client', x.i->'idem'->>'route',
       x.i->'idem'->>'key', x.i->'idem'->>'fingerprint', 'completed', now(), (x.i->'idem'->>'status')::int, x.i->'idem'->>'body'
     FROM jsonb_array_elements(items) WITH ORDINALITY AS x(i, n)
-    WHERE x.n = ANY(accepted) AND x.i->'idem'->>'body' IS NOT NULL
+    WHERE accepted[x.n] AND x.i->'idem'->>'body' IS NOT NULL
     ON CONFLICT (organization_id, mode, client_id, route, key) DO UPDATE SET
       fingerprint = EXCLUDED.fingerprint, state = 'completed', locked_at = now(), created_at = now(),
       response_status = EXCLUDED.response_status, response_body = EXCLUDED.response_body, completed_at = now()
@@ -322,7 +325,7 @@ BEGIN
     SELECT (y.p->>'id')::bigint, ledger, (x.i->>'id')::uuid, y.p->>'account', (y.p->>'amount')::numeric, y.p->>'currency',
       y.p->>'direction', (y.p->>'pending')::boolean, y.p->'tags', (x.i->>'value_date')::timestamptz, (x.i->>'created_at')::timestamptz
     FROM jsonb_array_elements(items) WITH ORDINALITY AS x(i, n), jsonb_array_elements(x.i->'postings') WITH ORDINALITY AS y(p, m)
-    WHERE x.n = ANY(accepted) AND x.i ? 'id'
+    WHERE accepted[x.n] AND x.i ? 'id'
     ORDER BY x.n, y.m;
   END IF;
   IF cardinality(voided) > 0 THEN
@@ -345,7 +348,7 @@ BEGIN
   SELECT (batch->>'organization')::uuid, ledger, batch->>'mode', y.e->>'type', y.e->>'resource_id', y.e->'data',
     nullif(x.i->'trace_context', 'null'::jsonb)
   FROM jsonb_array_elements(items) WITH ORDINALITY AS x(i, n), jsonb_array_elements(coalesce(x.i->'events', '[]')) WITH ORDINALITY AS y(e, m)
-  WHERE x.n = ANY(accepted)
+  WHERE accepted[x.n]
   ORDER BY x.n, y.m;
 
   RETURN to_jsonb(results);
