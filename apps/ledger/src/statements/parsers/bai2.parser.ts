@@ -14,14 +14,17 @@ function records(text: string): RecordLine[] {
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = raw.trim();
     if (!line) return;
-    const body = line.replace(/\/$/, '');
+    // A record continued by an 88 may end with the delimiter that closes its last field.
+    const body = line.endsWith('/') ? line.slice(0, -1) : line.replace(/,$/, '');
     const comma = body.indexOf(',');
     const code = comma === -1 ? body : body.slice(0, comma);
     const rest = comma === -1 ? '' : body.slice(comma + 1);
     if (code === '88') {
       const prev = out[out.length - 1];
       if (!prev) throw invalidStatement(`line ${i + 1}`, '88', 'continues no record');
-      prev.fields.push(...rest.split(','));
+      // A detail's text is its last field, so its continuation extends that text; others add fields.
+      if (prev.code === '16') prev.fields[prev.fields.length - 1] += ` ${rest}`;
+      else prev.fields.push(...rest.split(','));
       prev.physical += 1;
       return;
     }

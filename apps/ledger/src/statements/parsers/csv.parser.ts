@@ -38,7 +38,8 @@ export function datePattern(pattern: string): (value: string, where: string, fie
 function normalizeDecimal(value: string, mapping: CsvMapping): string {
   let out = value.trim().replace(/\s/g, '');
   if (mapping.thousands_separator) out = out.split(mapping.thousands_separator).join('');
-  if ((mapping.decimal_separator ?? '.') !== '.') out = out.replace(mapping.decimal_separator!, '.');
+  const decimal = mapping.decimal_separator ?? '.';
+  if (decimal !== '.') out = out.replace(decimal, '.');
   // Accounting exports write negatives in parentheses.
   return /^\(.*\)$/.test(out) ? `-${out.slice(1, -1)}` : out;
 }
@@ -50,21 +51,21 @@ export function parseCsv(text: string, mapping: CsvMapping | null): ParsedStatem
   if (mapping === null) {
     throw invalidStatement('line 1', 'csv_mapping', `is not set on the source; set it with PATCH /sources/{id} naming columns of the header row: ${header.join(', ')}`);
   }
-  const column = (name: string | undefined, field: string, required: boolean): number => {
+  const column = (name: string | undefined, field: string): number => {
     if (name === undefined) return -1;
     const index = header.indexOf(name);
-    if (index === -1 && required) throw invalidStatement(`line ${rows[0]?.info.lines ?? 1}`, field, `names "${name}", not a column of the header row: ${header.join(', ')}`);
+    if (index === -1) throw invalidStatement(`line ${rows[0]?.info.lines ?? 1}`, field, `names "${name}", not a column of the header row: ${header.join(', ')}`);
     return index;
   };
   const cols = {
-    date: column(mapping.date_column, 'date_column', true),
-    amount: column(mapping.amount_column, 'amount_column', true),
-    debit: column(mapping.debit_column, 'debit_column', true),
-    credit: column(mapping.credit_column, 'credit_column', true),
-    currency: column(mapping.currency_column, 'currency_column', true),
-    reference: column(mapping.reference_column, 'reference_column', true),
-    description: column(mapping.description_column, 'description_column', true),
-    counterparty: column(mapping.counterparty_column, 'counterparty_column', true),
+    date: column(mapping.date_column, 'date_column'),
+    amount: column(mapping.amount_column, 'amount_column'),
+    debit: column(mapping.debit_column, 'debit_column'),
+    credit: column(mapping.credit_column, 'credit_column'),
+    currency: column(mapping.currency_column, 'currency_column'),
+    reference: column(mapping.reference_column, 'reference_column'),
+    description: column(mapping.description_column, 'description_column'),
+    counterparty: column(mapping.counterparty_column, 'counterparty_column'),
   };
   const toDate = datePattern(mapping.date_format ?? 'yyyy-MM-dd');
   const byCurrency = new Map<string, StatementEntry[]>();
@@ -74,12 +75,12 @@ export function parseCsv(text: string, mapping: CsvMapping | null): ParsedStatem
     const currency = (cols.currency !== -1 ? cell(cols.currency) : mapping.currency ?? '').toUpperCase();
     if (!/^[A-Z]{3}$/.test(currency)) throw invalidStatement(where, mapping.currency_column ?? 'currency', `is not a currency code ("${currency}")`);
     let amount: bigint;
+    const minor = (value: string, field: string | undefined) => (value ? BigInt(toMinorUnits(normalizeDecimal(value, mapping), currency, where, field ?? '')) : 0n);
     if (cols.amount !== -1) {
-      amount = BigInt(toMinorUnits(normalizeDecimal(cell(cols.amount), mapping), currency, where, mapping.amount_column!));
+      amount = minor(cell(cols.amount), mapping.amount_column);
     } else {
-      const debit = cell(cols.debit), credit = cell(cols.credit);
-      const debitMinor = debit ? BigInt(toMinorUnits(normalizeDecimal(debit, mapping), currency, where, mapping.debit_column!)) : 0n;
-      const creditMinor = credit ? BigInt(toMinorUnits(normalizeDecimal(credit, mapping), currency, where, mapping.credit_column!)) : 0n;
+      const debitMinor = minor(cell(cols.debit), mapping.debit_column);
+      const creditMinor = minor(cell(cols.credit), mapping.credit_column);
       // Debit columns hold the outflow, usually unsigned; a signed one keeps its sign's meaning.
       amount = creditMinor - (debitMinor < 0n ? -debitMinor : debitMinor);
     }

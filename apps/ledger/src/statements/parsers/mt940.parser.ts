@@ -49,20 +49,21 @@ function information(text: string): { counterparty: string | null; remittance: s
 /** SWIFT MT940 customer statement: one statement per :20: block, possibly several per file. */
 export function parseMt940(text: string): ParsedStatement[] {
   const statements: ParsedStatement[] = [];
-  let current: (ParsedStatement & { line: number }) | null = null;
+  let current: ParsedStatement | null = null;
+  let startLine = 0;
   let last: StatementEntry | null = null;
   const finish = () => {
     if (!current) return;
-    if (current.opening_balance === null) throw invalidStatement(`line ${current.line}`, ':60F:', 'is missing');
-    if (current.closing_balance === null) throw invalidStatement(`line ${current.line}`, ':62F:', 'is missing');
-    const { line: _line, ...statement } = current;
-    statements.push(statement);
+    if (current.opening_balance === null) throw invalidStatement(`line ${startLine}`, ':60F:', 'is missing');
+    if (current.closing_balance === null) throw invalidStatement(`line ${startLine}`, ':62F:', 'is missing');
+    statements.push(current);
   };
   for (const field of fields(text)) {
     const where = `line ${field.line}`;
     if (field.tag === '20') {
       finish();
-      current = { line: field.line, account_reference: '', currency: '', from: null, to: null, opening_balance: null, closing_balance: null, entries: [] };
+      startLine = field.line;
+      current = { account_reference: '', currency: '', from: null, to: null, opening_balance: null, closing_balance: null, entries: [] };
       last = null;
       continue;
     }
