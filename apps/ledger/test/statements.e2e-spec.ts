@@ -63,7 +63,9 @@ describe('Statement imports', () => {
     expect(res.body.data).toEqual({
       object: 'statement_import', id: expect.any(String), source_id: source.id, format: 'camt053',
       statements: [{ account_reference: 'CHK-1', currency: 'USD', from: '2026-11-01', to: '2026-11-03', opening_balance: '0', closing_balance: '20540', entry_count: 2 }],
-      created_count: 2, replayed_count: 0, error_count: 0, errors: [], balance_checks: [], created_at: expect.any(String),
+      created_count: 2, replayed_count: 0, error_count: 0, errors: [],
+      balance_checks: [{ account_reference: 'CHK-1', account_id: 'bank', statement_closing: '20540', ledger_balance: '0', difference: '20540' }],
+      created_at: expect.any(String),
     });
     const landed = await rows(api, source.id);
     expect(landed.map((r) => [r.external_id, r.amount, r.currency]).sort()).toEqual([['CAMT-1', '25040', 'USD'], ['CAMT-2', '-4500', 'USD']]);
@@ -126,10 +128,28 @@ describe('Statement imports', () => {
     expect(res.body.data).toMatchObject({ created_count: 1, error_count: 1, errors: [{ code: 'invalid_request', param: 'entries[1].amount', external_id: 'CAMT-2' }] });
   });
 
+  it('checks the closing balance against the account at the statement end date; a difference emits reconciliation.balance_mismatch', async () => {
+    const { api, source } = await books();
+    await api.account('rent', 'expense');
+    await api.transfer('sales', 'bank', '25040', 'USD', { value_date: '2026-11-02T00:00:00Z' }).expect(201);
+    await api.transfer('bank', 'rent', '4500', 'USD', { value_date: '2026-11-03T12:00:00Z' }).expect(201);
+    // After the statement's end: not in the balance it is compared with.
+    await api.transfer('sales', 'bank', '999', 'USD', { value_date: '2026-11-04T00:00:00Z' }).expect(201);
+    const agreed = (await upload(api, source.id, CAMT).expect(201)).body.data;
+    expect(agreed.balance_checks).toEqual([{ account_reference: 'CHK-1', account_id: 'bank', statement_closing: '20540', ledger_balance: '20540', difference: '0' }]);
+    expect(await api.events('reconciliation.balance_mismatch')).toEqual([]);
+
+    const off = (await upload(api, source.id, CAMT.replace('205.40', '205.00')).expect(201)).body.data;
+    expect(off.balance_checks).toEqual([{ account_reference: 'CHK-1', account_id: 'bank', statement_closing: '20500', ledger_balance: '20540', difference: '-40' }]);
+    const [event] = await api.events('reconciliation.balance_mismatch');
+    expect(event).toMatchObject({ type: 'reconciliation.balance_mismatch', data: { statement_import_id: off.id, source_id: source.id, difference: '-40', account_id: 'bank' } });
+  });
+
   it('lets a source run match imported rows to postings', async () => {
     const { api, source } = await books();
     await api.transfer('sales', 'bank', '25040', 'USD', { value_date: '2026-11-02T00:00:00Z' }).expect(201);
-    await upload(api, source.id, CAMT).expect(201);
+    const imported = (await upload(api, source.id, CAMT).expect(201)).body.data;
+    expect(imported.balance_checks).toMatchObject([{ ledger_balance: '25040', difference: '-4500' }]);
     const run = (await api.post(`/sources/${source.id}/reconciliation_runs`, {}).expect(201)).body.data;
     expect(run).toMatchObject({ matched_count: 1, unmatched_count: 1 });
     const matched = (await rows(api, source.id)).find((r) => r.external_id === 'CAMT-1');

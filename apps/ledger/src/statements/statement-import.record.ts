@@ -17,6 +17,16 @@ export interface StatementImportError {
   external_id: string | null;
 }
 
+/** A statement's closing balance against the ledger account's posted balance at its end date. */
+export interface BalanceCheck {
+  account_reference: string;
+  account_id: string;
+  statement_closing: string;
+  ledger_balance: string;
+  /** Statement minus ledger; 0 when they agree. */
+  difference: string;
+}
+
 export interface StatementImportRecord {
   id: string;
   sourceId: string;
@@ -26,7 +36,7 @@ export interface StatementImportRecord {
   replayedCount: number;
   errorCount: number;
   errors: StatementImportError[];
-  balanceChecks: unknown[];
+  balanceChecks: BalanceCheck[];
   createdAt: Date;
 }
 

@@ -1,5 +1,7 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { BalancesModule } from '../balances/balances.module';
+import { EventsModule } from '../events/events.module';
 import { ExternalTransactionsModule } from '../external-transactions/external-transactions.module';
 import { LedgersModule } from '../ledgers/ledgers.module';
 import { SourcesModule } from '../sources/sources.module';
@@ -10,7 +12,7 @@ import { StatementsService } from './statements.service';
 
 /** Bank statement files (camt.053, MT940, BAI2, OFX, CSV) imported into a source's external transactions. */
 @Module({
-  imports: [AuthModule, LedgersModule, SourcesModule, ExternalTransactionsModule],
+  imports: [AuthModule, BalancesModule, EventsModule, LedgersModule, SourcesModule, ExternalTransactionsModule],
   controllers: [SourceStatementsController, StatementsController],
   providers: [StatementImportsRepository, StatementsService],
   exports: [StatementsService],

@@ -2,13 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
 import { DataSource } from 'typeorm';
+import { ApiError } from '@bursar/errors';
+import { BalancesService } from '../balances/balances.service';
 import { LedgerErrors } from '../common/ledger-errors';
 import { LedgerScope } from '../common/mode';
 import { ExternalTransactionsService, MAX_INGEST_ITEMS } from '../external-transactions/external-transactions.service';
+import { EventsService } from '../events/events.service';
+import { SourceRecord } from '../sources/source.record';
 import { SourcesService } from '../sources/sources.service';
 import { detectFormat, parseStatement } from './parsers/detect';
 import { ParsedStatement, StatementFormat } from './parsers/statement';
-import { StatementImportError, StatementImportRecord } from './statement-import.record';
+import { BalanceCheck, StatementImportError, StatementImportRecord } from './statement-import.record';
 import { StatementImportsRepository } from './statement-imports.repository';
 
 /** Most imports GET /sources/{id}/statements lists. */
@@ -34,6 +38,8 @@ export class StatementsService {
     private readonly imports: StatementImportsRepository,
     private readonly sources: SourcesService,
     private readonly externalTransactions: ExternalTransactionsService,
+    private readonly balances: BalancesService,
+    private readonly events: EventsService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -48,6 +54,7 @@ export class StatementsService {
     const chosen = format ?? detectFormat(text);
     const statements = parseStatement(text, chosen, source.csvMapping);
     const items = ingestItems(statements);
+    const balanceChecks = await this.balanceChecks(scope, source, statements);
     return this.dataSource.transaction(async (manager) => {
       let createdCount = 0, replayedCount = 0;
       const errors: StatementImportError[] = [];
@@ -62,7 +69,7 @@ export class StatementsService {
           errors.push({ ...r.error, param, external_id: r.externalId });
         }
       }
-      return this.imports.insert(manager, scope, {
+      const record = await this.imports.insert(manager, scope, {
         sourceId: source.id,
         format: chosen,
         statements: statements.map(({ entries, ...s }) => ({ ...s, entry_count: entries.length })),
@@ -70,9 +77,45 @@ export class StatementsService {
         replayedCount,
         errorCount: errors.length,
         errors,
-        balanceChecks: [],
+        balanceChecks,
       });
+      for (const check of balanceChecks.filter((c) => c.difference !== '0')) {
+        await this.events.record(manager, scope, 'reconciliation.balance_mismatch', record.id, { statement_import_id: record.id, source_id: source.id, ...check });
+      }
+      return record;
     });
+  }
+
+  /**
+   * Each statement's closing balance against the posted balance, at the end of the statement's last
+   * day, of the account the source names (default_account_id); statements without a closing balance
+   * or end date, or in another currency than the account, are not checked.
+   */
+  private async balanceChecks(scope: LedgerScope, source: SourceRecord, statements: ParsedStatement[]): Promise<BalanceCheck[]> {
+    const accountId = source.defaultAccountId;
+    if (accountId === null) return [];
+    const checks: BalanceCheck[] = [];
+    for (const s of statements) {
+      if (s.closing_balance === null || s.to === null) continue;
+      const endOfDay = new Date(Date.parse(`${s.to}T00:00:00Z`) + 86_400_000 - 1);
+      let balance: { currency: string; posted: string };
+      try {
+        balance = await this.balances.balance(scope, accountId, endOfDay);
+      } catch (error) {
+        // An account the source names but the ledger lacks has no balance to compare.
+        if (error instanceof ApiError && error.code === 'not_found') return [];
+        throw error;
+      }
+      if (balance.currency !== s.currency) continue;
+      checks.push({
+        account_reference: s.account_reference,
+        account_id: accountId,
+        statement_closing: s.closing_balance,
+        ledger_balance: balance.posted,
+        difference: (BigInt(s.closing_balance) - BigInt(balance.posted)).toString(),
+      });
+    }
+    return checks;
   }
 
   async get(scope: LedgerScope, id: string): Promise<StatementImportRecord> {
