@@ -1,5 +1,10 @@
-import { gzipSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
+import { writeFile, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { OperatorUsageError } from '@bursar/service-kit';
+import { runLedgerAdmin } from '../src/admin/ledger-admin';
 import { DataSource } from 'typeorm';
 import { BooksApi, Json, startBooksApp } from './books-api';
 import { LedgerTestApp } from './ledger-test-app';
@@ -164,5 +169,17 @@ describe('Statement imports', () => {
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body.data.id).toBe(first.body.data.id);
     await upload(api, source.id, BAI2, '', key).expect(409);
+  });
+
+  it('imports from a shell: pnpm ledger:admin import-statement --source <id> <file>', async () => {
+    const { api, source } = await books();
+    const file = join(await mkdtemp(join(tmpdir(), 'stmt-')), 'statement.bai2.gz');
+    await writeFile(file, gzipSync(Buffer.from(BAI2)));
+    const printed = await runLedgerAdmin(['import-statement', '--source', source.id, file], db);
+    expect(printed).toMatchObject({ object: 'statement_import', source_id: source.id, format: 'bai2', created_count: 1 });
+    expect((await api.get(`/statements/${printed.id}`).expect(200)).body.data).toEqual(printed);
+    expect((await runLedgerAdmin(['import-statement', '--source', source.id, file], db))).toMatchObject({ created_count: 0, replayed_count: 1 });
+    await expect(runLedgerAdmin(['import-statement', '--source', randomUUID(), file], db)).rejects.toThrow(OperatorUsageError);
+    await expect(runLedgerAdmin(['import-statement', '--source', source.id, '--format', 'pdf', file], db)).rejects.toThrow(/--format must be one of/);
   });
 });
