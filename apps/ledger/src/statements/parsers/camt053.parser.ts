@@ -1,19 +1,36 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { SaxesParser } from 'saxes';
+import { ApiError } from '@bursar/errors';
 import { ParsedStatement, StatementEntry, invalidStatement, isoDate, negate, toMinorUnits } from './statement';
 
 type Node = Record<string, unknown>;
 
-const ARRAYS = new Set(['Stmt', 'Bal', 'Ntry', 'TxDtls', 'Ustrd']);
+/** Elements that may repeat, always read as lists. */
+const ARRAYS = new Set(['Bal', 'Ntry', 'TxDtls', 'Ustrd']);
+/** Children of a Stmt that are built as small trees and read whole; nothing else of the file is kept. */
+const SUBTREES = new Set(['Acct', 'FrToDt', 'Bal', 'Ntry']);
 
-const xml = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@',
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  isArray: (name) => ARRAYS.has(name),
-});
+interface Building {
+  name: string;
+  node: Node;
+  attributes: Record<string, string>;
+  text: string;
+}
+
+/** An element's value: its text when it has no children (with `@attr` and `#text` when it has attributes), else its children. */
+function valueOf(b: Building): unknown {
+  const attributes = Object.fromEntries(Object.entries(b.attributes).map(([k, v]) => [`@${k.split(':').pop()}`, v]));
+  if (Object.keys(b.node).length === 0) {
+    const text = b.text.trim();
+    return Object.keys(attributes).length ? { ...attributes, '#text': text } : text;
+  }
+  return { ...attributes, ...b.node };
+}
+
+function attach(parent: Node, name: string, value: unknown) {
+  const existing = parent[name];
+  if (ARRAYS.has(name)) parent[name] = [...((existing as unknown[] | undefined) ?? []), value];
+  else parent[name] = existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value];
+}
 
 function child(node: unknown, ...path: string[]): unknown {
   let at: unknown = node;
@@ -90,32 +107,83 @@ function balance(stmt: Node, codes: string[], where: string): { amount: string; 
   return { amount: signedAmount(found, `${where}/Bal`).amount, date: dateOf(child(found, 'Dt'), `${where}/Bal`, 'Dt') };
 }
 
-/** ISO 20022 camt.053 (Bank-to-Customer Statement), any namespace version with the .001.08 layout. */
+interface OpenStatement {
+  index: number;
+  acct: Node;
+  frToDt: Node;
+  bals: Node[];
+  entries: StatementEntry[];
+}
+
+function finishStatement(stmt: OpenStatement): ParsedStatement {
+  const where = `Document/BkToCstmrStmt/Stmt[${stmt.index}]`;
+  const holder = { Acct: stmt.acct, FrToDt: stmt.frToDt, Bal: stmt.bals };
+  const account = str(holder, 'Acct', 'Id', 'IBAN') ?? str(holder, 'Acct', 'Id', 'Othr', 'Id');
+  if (account === null) throw invalidStatement(`${where}/Acct`, 'Id', 'is missing');
+  const opening = balance(holder, ['OPBD', 'PRCD'], where);
+  const closing = balance(holder, ['CLBD'], where);
+  const currency = str(holder, 'Acct', 'Ccy') ?? stmt.entries[0]?.currency ?? null;
+  if (currency === null) throw invalidStatement(`${where}/Acct`, 'Ccy', 'is missing');
+  const from = str(holder, 'FrToDt', 'FrDtTm');
+  const to = str(holder, 'FrToDt', 'ToDtTm');
+  return {
+    account_reference: account,
+    currency,
+    from: from ? isoDate(from, where, 'FrToDt/FrDtTm') : (opening?.date ?? null),
+    to: to ? isoDate(to, where, 'FrToDt/ToDtTm') : (closing?.date ?? null),
+    opening_balance: opening?.amount ?? null,
+    closing_balance: closing?.amount ?? null,
+    entries: stmt.entries,
+  };
+}
+
+/**
+ * ISO 20022 camt.053 (Bank-to-Customer Statement), any namespace version with the .001.08 layout.
+ * Read as a stream of tags: each entry is built, turned into a statement entry and dropped, so a
+ * 50 MB file never becomes a whole document tree.
+ */
 export function parseCamt053(text: string): ParsedStatement[] {
-  const valid = XMLValidator.validate(text);
-  if (valid !== true) throw invalidStatement(`line ${valid.err.line}`, 'XML', `is malformed (${valid.err.msg})`);
-  const doc = xml.parse(text) as Node;
-  const statements = list(doc, 'Document', 'BkToCstmrStmt', 'Stmt');
-  if (statements.length === 0) throw invalidStatement('Document/BkToCstmrStmt', 'Stmt', 'is missing');
-  return statements.map((stmt, s) => {
-    const where = `Document/BkToCstmrStmt/Stmt[${s}]`;
-    const account = str(stmt, 'Acct', 'Id', 'IBAN') ?? str(stmt, 'Acct', 'Id', 'Othr', 'Id');
-    if (account === null) throw invalidStatement(`${where}/Acct`, 'Id', 'is missing');
-    const entries = list(stmt, 'Ntry').map((ntry, n) => entry(ntry, `${where}/Ntry[${n}]`));
-    const opening = balance(stmt, ['OPBD', 'PRCD'], where);
-    const closing = balance(stmt, ['CLBD'], where);
-    const currency = str(stmt, 'Acct', 'Ccy') ?? entries[0]?.currency ?? null;
-    if (currency === null) throw invalidStatement(`${where}/Acct`, 'Ccy', 'is missing');
-    const from = str(stmt, 'FrToDt', 'FrDtTm');
-    const to = str(stmt, 'FrToDt', 'ToDtTm');
-    return {
-      account_reference: account,
-      currency,
-      from: from ? isoDate(from, where, 'FrToDt/FrDtTm') : (opening?.date ?? null),
-      to: to ? isoDate(to, where, 'FrToDt/ToDtTm') : (closing?.date ?? null),
-      opening_balance: opening?.amount ?? null,
-      closing_balance: closing?.amount ?? null,
-      entries,
-    };
+  const parser = new SaxesParser({ position: true });
+  const path: string[] = [];
+  const statements: ParsedStatement[] = [];
+  const building: Building[] = [];
+  let stmt: OpenStatement | null = null;
+  const appendText = (t: string) => {
+    if (building.length) building[building.length - 1].text += t;
+  };
+  parser.on('opentag', (tag) => {
+    const name = tag.name.split(':').pop() ?? tag.name;
+    path.push(name);
+    if (building.length || (stmt && path.length === 4 && SUBTREES.has(name))) {
+      building.push({ name, node: {}, attributes: tag.attributes as Record<string, string>, text: '' });
+    } else if (path.length === 3 && name === 'Stmt' && path[0] === 'Document' && path[1] === 'BkToCstmrStmt') {
+      stmt = { index: statements.length, acct: {}, frToDt: {}, bals: [], entries: [] };
+    }
   });
+  parser.on('text', appendText);
+  parser.on('cdata', appendText);
+  parser.on('closetag', () => {
+    const name = path.pop();
+    const done = building.pop();
+    if (done) {
+      const value = valueOf(done);
+      if (building.length) return attach(building[building.length - 1].node, done.name, value);
+      const open = stmt as OpenStatement;
+      if (name === 'Ntry') open.entries.push(entry(value as Node, `Document/BkToCstmrStmt/Stmt[${open.index}]/Ntry[${open.entries.length}]`));
+      else if (name === 'Bal') open.bals.push(value as Node);
+      else if (name === 'Acct') open.acct = value as Node;
+      else open.frToDt = value as Node;
+    } else if (name === 'Stmt' && stmt) {
+      statements.push(finishStatement(stmt));
+      stmt = null;
+    }
+  });
+  try {
+    parser.write(text).close();
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw invalidStatement(`line ${parser.line}`, 'XML', `is malformed (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (statements.length === 0) throw invalidStatement('Document/BkToCstmrStmt', 'Stmt', 'is missing');
+  return statements;
 }
