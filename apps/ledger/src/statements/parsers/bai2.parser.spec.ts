@@ -1,6 +1,6 @@
 import { detectFormat } from './detect';
 import { parseBai2 } from './bai2.parser';
-import { refusal } from './refusal.test-helper';
+import { checkMutations, refusal } from './refusal.test-helper';
 
 export const BAI2 = [
   '01,BANKID,CUSTID,261103,0600,1,80,,2/',
@@ -44,5 +44,9 @@ describe('parseBai2', () => {
     const error = refusal(() => parseBai2(text));
     expect([error.status, error.code]).toEqual([422, 'invalid_statement']);
     expect(error.message).toMatch(message);
+  });
+
+  it('reads or refuses (invalid_statement) every truncated and mutated file', () => {
+    checkMutations(parseBai2, BAI2);
   });
 });

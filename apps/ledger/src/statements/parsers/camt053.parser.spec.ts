@@ -1,6 +1,6 @@
 import { detectFormat } from './detect';
 import { parseCamt053 } from './camt053.parser';
-import { refusal } from './refusal.test-helper';
+import { checkMutations, refusal } from './refusal.test-helper';
 
 function ntry(ref: string, amount: string, indicator: string, details: string) {
   return `<Ntry><NtryRef>${ref}-n</NtryRef><Amt Ccy="EUR">${amount}</Amt><CdtDbtInd>${indicator}</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>
@@ -53,5 +53,9 @@ describe('parseCamt053', () => {
     const error = refusal(() => parseCamt053(text));
     expect([error.status, error.code]).toEqual([422, 'invalid_statement']);
     expect(error.message).toMatch(message);
+  });
+
+  it('reads or refuses (invalid_statement) every truncated and mutated file', () => {
+    checkMutations(parseCamt053, CAMT053);
   });
 });

@@ -1,6 +1,6 @@
 import { detectFormat } from './detect';
 import { CsvMapping, datePattern, parseCsv } from './csv.parser';
-import { refusal } from './refusal.test-helper';
+import { checkMutations, refusal } from './refusal.test-helper';
 
 export const CSV = `Kontoauszug Girokonto
 Buchungstag;Betrag;Soll;Haben;Währung;Referenz;Verwendungszweck;Auftraggeber
@@ -52,5 +52,9 @@ describe('parseCsv', () => {
   it('checks calendar dates', () => {
     expect(datePattern('yyyy-MM-dd')('2026-02-28', 'line 1', 'd')).toBe('2026-02-28');
     expect(refusal(() => datePattern('yyyy-MM-dd')('2026-02-30', 'line 1', 'd')).message).toMatch(/is not a date/);
+  });
+
+  it('reads or refuses (invalid_statement) every truncated and mutated file', () => {
+    checkMutations((text: string) => parseCsv(text, CSV_MAPPING), CSV);
   });
 });

@@ -1,4 +1,4 @@
-import { parse } from 'csv-parse/sync';
+import { CsvError, parse } from 'csv-parse/sync';
 import { ParsedStatement, StatementEntry, invalidStatement, isoDate, toMinorUnits } from './statement';
 
 /** How a source's CSV exports map onto statement entries; columns are named by header. */
@@ -46,7 +46,14 @@ function normalizeDecimal(value: string, mapping: CsvMapping): string {
 
 /** A CSV export read through the source's mapping; without one the file is refused naming its header row. */
 export function parseCsv(text: string, mapping: CsvMapping | null): ParsedStatement[] {
-  const rows = parse(text, { delimiter: mapping?.delimiter ?? ',', bom: true, from_line: (mapping?.skip_rows ?? 0) + 1, relax_column_count: true, skip_empty_lines: true, info: true }) as unknown as { record: string[]; info: { lines: number } }[];
+  let rows: { record: string[]; info: { lines: number } }[];
+  try {
+    rows = parse(text, { delimiter: mapping?.delimiter ?? ',', bom: true, from_line: (mapping?.skip_rows ?? 0) + 1, relax_column_count: true, skip_empty_lines: true, info: true }) as unknown as typeof rows;
+  } catch (error) {
+    // csv-parse names the line of a broken quote or the like; anything else is not the file's fault.
+    if (!(error instanceof CsvError)) throw error;
+    throw invalidStatement(`line ${(error as CsvError & { lines?: number }).lines ?? 1}`, 'CSV', `is malformed (${error.message})`);
+  }
   const header = rows[0]?.record ?? [];
   if (mapping === null) {
     throw invalidStatement('line 1', 'csv_mapping', `is not set on the source; set it with PATCH /sources/{id} naming columns of the header row: ${header.join(', ')}`);

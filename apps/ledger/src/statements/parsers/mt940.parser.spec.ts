@@ -1,6 +1,6 @@
 import { detectFormat } from './detect';
 import { parseMt940 } from './mt940.parser';
-import { refusal } from './refusal.test-helper';
+import { checkMutations, refusal } from './refusal.test-helper';
 
 export const MT940 = [
   '{1:F01BANKDEFFAXXX0000000000}{2:O9401200261104BANKDEFFAXXX00000000002611041200N}{4:',
@@ -54,5 +54,9 @@ describe('parseMt940', () => {
     const error = refusal(() => parseMt940(text));
     expect([error.status, error.code]).toEqual([422, 'invalid_statement']);
     expect(error.message).toMatch(message);
+  });
+
+  it('reads or refuses (invalid_statement) every truncated and mutated file', () => {
+    checkMutations(parseMt940, MT940);
   });
 });

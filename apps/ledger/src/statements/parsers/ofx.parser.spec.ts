@@ -1,6 +1,6 @@
 import { detectFormat } from './detect';
 import { parseOfx } from './ofx.parser';
-import { refusal } from './refusal.test-helper';
+import { checkMutations, refusal } from './refusal.test-helper';
 
 export const OFX1 = `OFXHEADER:100
 DATA:OFXSGML
@@ -76,5 +76,10 @@ describe('parseOfx', () => {
     const error = refusal(() => parseOfx(text));
     expect([error.status, error.code]).toEqual([422, 'invalid_statement']);
     expect(error.message).toMatch(message);
+  });
+
+  it('reads or refuses (invalid_statement) every truncated and mutated file', () => {
+    checkMutations(parseOfx, OFX1);
+    checkMutations(parseOfx, OFX2);
   });
 });
