@@ -8,13 +8,13 @@ export const MAX_STATEMENT_BYTES = 50 * 1024 * 1024;
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
+  // Past the cap the rest is read and dropped rather than the stream destroyed, so the client still gets its answer.
   for await (const chunk of stream) {
     size += (chunk as Buffer).length;
-    if (size > MAX_STATEMENT_BYTES) {
-      stream.destroy();
-      throw LedgerErrors.error('invalid_request', { message: `A statement file may be at most ${MAX_STATEMENT_BYTES} bytes`, param: 'body' });
-    }
-    chunks.push(chunk as Buffer);
+    if (size <= MAX_STATEMENT_BYTES) chunks.push(chunk as Buffer);
+  }
+  if (size > MAX_STATEMENT_BYTES) {
+    throw LedgerErrors.error('invalid_request', { message: `A statement file may be at most ${MAX_STATEMENT_BYTES} bytes`, param: 'body' });
   }
   return Buffer.concat(chunks);
 }
