@@ -122,6 +122,11 @@ describe('Statement imports', () => {
       expect(res.body.error.hint).toMatch(hint);
     }
     await upload(api, source.id, CAMT, '?format=pdf').expect(422);
+    // Over 50 MB, sent as is or inflating from gzip, is refused with an answer (not a dropped connection).
+    const tooBig = Buffer.alloc(50 * 1024 * 1024 + 1, 0x20);
+    expect((await upload(api, source.id, tooBig).expect(422)).body.error).toMatchObject({ code: 'invalid_request', param: 'body' });
+    expect((await upload(api, source.id, gzipSync(tooBig)).expect(422)).body.error).toMatchObject({ code: 'invalid_request', param: 'body' });
+    expect((await upload(api, source.id, gzipSync(Buffer.from(CAMT)).subarray(0, 40)).expect(422)).body.error).toMatchObject({ param: 'body' });
     expect(await rows(api, source.id)).toEqual([]);
     const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM statement_imports WHERE source_id = $1`, [source.id]);
     expect(n).toBe(0);

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { ApiError } from '@bursar/errors';
 import { LedgerErrors } from '../common/ledger-errors';
 
 /** Largest statement file accepted, after decompression. */
@@ -26,9 +27,8 @@ export async function readStatementFile(stream: Readable): Promise<Buffer> {
   try {
     return await readAll(Readable.from([file]).pipe(createGunzip()));
   } catch (error) {
-    if (error instanceof Error && 'code' in error && String(error.code).startsWith('Z_')) {
-      throw LedgerErrors.error('invalid_request', { message: 'The body starts as gzip but does not decompress', param: 'body' });
-    }
-    throw error;
+    // Past the size cap (our own refusal), or the stream's zlib failure: corrupt or truncated gzip.
+    if (error instanceof ApiError) throw error;
+    throw LedgerErrors.error('invalid_request', { message: 'The body starts as gzip but does not decompress', param: 'body' });
   }
 }
