@@ -24,6 +24,7 @@ import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { ExportsModule } from './exports/exports.module';
 import { SourcesModule } from './sources/sources.module';
 import { ExternalTransactionsModule } from './external-transactions/external-transactions.module';
+import { StatementsModule } from './statements/statements.module';
 import { InboundModule } from './inbound/inbound.module';
 import { ReconciliationRunsModule } from './reconciliation-runs/reconciliation-runs.module';
 import { ReservesModule } from './reserves/reserves.module';
@@ -58,6 +59,7 @@ export class LedgerAppModule {
         AnonymizationModule,
         SourcesModule,
         ExternalTransactionsModule,
+        StatementsModule,
         InboundModule,
         ReconciliationRunsModule,
         ReservesModule,

@@ -1,9 +1,18 @@
+import { createReadStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
 import { generateSecretKey, RootKeys } from '@bursar/crypto';
 import { OperatorCommands, OperatorUsageError, resealAll } from '@bursar/service-kit';
 import { LEDGER_SEALED_COLUMNS } from './ledger-sealed-columns';
-import { MODES, Mode } from '../common/mode';
+import { BalancesRepository } from '../balances/balances.repository';
+import { BalancesService } from '../balances/balances.service';
+import { MODES, Mode, LedgerScope } from '../common/mode';
+import { LedgerSettings } from '../config/ledger.settings';
+import { EventsRepository } from '../events/events.repository';
+import { EventsService } from '../events/events.service';
+import { ExternalTransactionsRepository } from '../external-transactions/external-transactions.repository';
+import { ExternalTransactionsService } from '../external-transactions/external-transactions.service';
+import { ReconciliationMatchesRepository } from '../external-transactions/reconciliation-matches.repository';
 import { Pagination } from '../common/pagination';
 import { LedgersRepository } from '../ledgers/ledgers.repository';
 import { LedgersService } from '../ledgers/ledgers.service';
@@ -15,6 +24,13 @@ import { presentOrganization } from '../organizations/organization.presenter';
 import { OrganizationsRepository } from '../organizations/organizations.repository';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { isPlan, PLANS } from '../organizations/plans';
+import { SourcesRepository } from '../sources/sources.repository';
+import { SourcesService } from '../sources/sources.service';
+import { STATEMENT_FORMATS, StatementFormat } from '../statements/parsers/statement';
+import { readStatementFile } from '../statements/statement-file';
+import { presentStatementImport } from '../statements/statement-import.record';
+import { StatementImportsRepository } from '../statements/statement-imports.repository';
+import { StatementsService } from '../statements/statements.service';
 
 export const LEDGER_ADMIN = 'pnpm ledger:admin';
 
@@ -32,6 +48,10 @@ export const LEDGER_ADMIN_COMMANDS: OperatorCommands = {
   'suspend-organization': { options: '--organization <id>', summary: 'read-only: writes answer 403 tenant_suspended' },
   'unsuspend-organization': { options: '--organization <id>', summary: 'lifts a suspension' },
   'set-plan': { options: `--organization <id> --plan ${PLANS.join('|')}`, summary: 'changes the organization\'s plan' },
+  'import-statement': {
+    options: `--source <id> [--format ${STATEMENT_FORMATS.join('|')}] <file>`,
+    summary: 'imports a bank statement file into the source, as POST /sources/{id}/statements does (gzip accepted)',
+  },
   'rotate-secret-key': {
     options: '[--batch-size <n>]',
     summary: 're-seals every sealed row not under LEDGER_SECRET_KEY, opening the old ones with LEDGER_PREVIOUS_SECRET_KEYS (docs/security.md)',
@@ -70,6 +90,40 @@ export interface LedgerAdminContext {
   publicUrl?: string;
 }
 
+/** The ledger scope a source lives in, so the import runs as that ledger's own writes do. */
+async function sourceScope(dataSource: DataSource, sourceId: string): Promise<LedgerScope> {
+  const [row] = /^[0-9a-f-]{36}$/i.test(sourceId)
+    ? await dataSource.query(
+        `SELECT l.id AS "ledgerId", l.organization_id AS "organizationId", l.mode FROM reconciliation_sources s JOIN ledgers l ON l.id = s.ledger_id WHERE s.id = $1`,
+        [sourceId],
+      )
+    : [];
+  if (!row) throw new OperatorUsageError(`no source ${sourceId}`);
+  return row;
+}
+
+/** The HTTP route's import service, wired by hand as the CLI runs without the Nest container. */
+function statementsService(dataSource: DataSource, pagination: Pagination, context: LedgerAdminContext): StatementsService {
+  const events = new EventsService(new EventsRepository(dataSource), pagination);
+  const externalTransactions = new ExternalTransactionsService(
+    new ExternalTransactionsRepository(dataSource),
+    new ReconciliationMatchesRepository(dataSource),
+    events,
+    pagination,
+    dataSource,
+  );
+  // Sources seal inbound credentials with the root keys; an import never opens them.
+  const settings = { rootKeys: context.keys ?? new RootKeys(generateSecretKey()), publicUrl: context.publicUrl ?? '' } as unknown as LedgerSettings;
+  return new StatementsService(
+    new StatementImportsRepository(dataSource),
+    new SourcesService(new SourcesRepository(dataSource), pagination, settings, dataSource),
+    externalTransactions,
+    new BalancesService(new BalancesRepository(dataSource)),
+    events,
+    dataSource,
+  );
+}
+
 /** Runs one operator command against a migrated database and returns what to print as JSON. */
 export async function runLedgerAdmin(argv: string[], dataSource: DataSource, context: LedgerAdminContext = {}): Promise<Record<string, unknown>> {
   const { positionals, values } = parseArgs({
@@ -83,6 +137,8 @@ export async function runLedgerAdmin(argv: string[], dataSource: DataSource, con
       scopes: { type: 'string' },
       plan: { type: 'string' },
       'batch-size': { type: 'string' },
+      source: { type: 'string' },
+      format: { type: 'string' },
     },
   });
   const organizations = new OrganizationsService(new OrganizationsRepository(dataSource));
@@ -142,6 +198,17 @@ export async function runLedgerAdmin(argv: string[], dataSource: DataSource, con
       const plan = required(values, 'plan');
       if (!isPlan(plan)) throw new OperatorUsageError(`--plan must be one of ${PLANS.join(', ')}`);
       return presentOrganization(await organizations.changePlan(required(values, 'organization'), plan));
+    }
+    case 'import-statement': {
+      const file = positionals[1];
+      if (!file) throw new OperatorUsageError('the statement file is required');
+      const format = values.format;
+      if (format !== undefined && !(STATEMENT_FORMATS as readonly string[]).includes(format)) {
+        throw new OperatorUsageError(`--format must be one of ${STATEMENT_FORMATS.join(', ')}`);
+      }
+      const scope = await sourceScope(dataSource, required(values, 'source'));
+      const statements = statementsService(dataSource, pagination, context);
+      return presentStatementImport(await statements.import(scope, required(values, 'source'), await readStatementFile(createReadStream(file)), format as StatementFormat | undefined));
     }
     case 'rotate-secret-key': {
       if (!context.keys) throw new OperatorUsageError('rotate-secret-key needs LEDGER_SECRET_KEY (the new key) and LEDGER_PREVIOUS_SECRET_KEYS');

@@ -9,6 +9,6 @@ import { BalancesService } from './balances.service';
   imports: [AuthModule, LedgersModule],
   controllers: [BalancesController],
   providers: [BalancesRepository, BalancesService],
-  exports: [BalancesRepository],
+  exports: [BalancesRepository, BalancesService],
 })
 export class BalancesModule {}

@@ -1,3 +1,5 @@
+import type { CsvMapping } from '../statements/parsers/csv.parser';
+
 /** A reconciliation source row; the inbound token and secret stay sealed. */
 export interface SourceRecord {
   id: string;
@@ -13,6 +15,7 @@ export interface SourceRecord {
   inboundEnabled: boolean;
   inboundTokenSealed: string | null;
   inboundSecretSealed: string | null;
+  csvMapping: CsvMapping | null;
   metadata: Record<string, unknown>;
   createdAt: Date;
   updatedAt: Date;
@@ -21,7 +24,7 @@ export interface SourceRecord {
 export const SOURCE_COLUMNS = `id, ledger_id AS "ledgerId", name, kind, description, implicit, default_strategy AS "defaultStrategy",
   default_window_seconds AS "defaultWindowSeconds", default_tolerance_minor_units::text AS "defaultToleranceMinorUnits",
   default_account_id AS "defaultAccountId", inbound_enabled AS "inboundEnabled", inbound_token_sealed AS "inboundTokenSealed",
-  inbound_secret_sealed AS "inboundSecretSealed", metadata, created_at AS "createdAt", updated_at AS "updatedAt"`;
+  inbound_secret_sealed AS "inboundSecretSealed", csv_mapping AS "csvMapping", metadata, created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /**
  * Source of reference s.12. Connector syncs are dashboard-only (not on this API), so the sync_*
@@ -46,6 +49,7 @@ export function presentSource(source: SourceRecord, inboundUrl: string | null) {
     sync_error: null,
     connected_ref: null,
     last_synced_at: null,
+    csv_mapping: source.csvMapping,
     metadata: source.metadata,
     created_at: source.createdAt.toISOString(),
     updated_at: source.updatedAt.toISOString(),

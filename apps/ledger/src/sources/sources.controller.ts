@@ -22,6 +22,7 @@ function settingsOf(body: UpdateSourceDto & { kind?: string }): SourceSettings {
     defaultWindowSeconds: body.default_window_seconds,
     defaultToleranceMinorUnits: body.default_tolerance_minor_units == null ? undefined : String(body.default_tolerance_minor_units),
     defaultAccountId: body.default_account_id,
+    csvMapping: body.csv_mapping,
     metadata: body.metadata,
   };
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import type { CsvMapping } from '../statements/parsers/csv.parser';
 import { LedgerScope } from '../common/mode';
 import { Position } from '../common/pagination';
 import { SOURCE_COLUMNS, SourceRecord } from './source.record';
@@ -13,6 +14,7 @@ export interface SourceSettings {
   defaultWindowSeconds?: number;
   defaultToleranceMinorUnits?: string;
   defaultAccountId?: string | null;
+  csvMapping?: CsvMapping | null;
   metadata?: Record<string, unknown>;
 }
 
@@ -28,8 +30,8 @@ export class SourcesRepository {
   async createOrPromote(scope: LedgerScope, name: string, s: SourceSettings): Promise<{ source: SourceRecord; created: boolean } | null> {
     const [row] = await this.dataSource.query(
       `INSERT INTO reconciliation_sources AS s (ledger_id, name, kind, description, default_strategy, default_window_seconds,
-         default_tolerance_minor_units, default_account_id, metadata)
-       VALUES ($1, $2, COALESCE($3, 'custom'), $4, COALESCE($5, 'exact'), COALESCE($6, 86400), COALESCE($7::numeric, 0), $8, COALESCE($9::jsonb, '{}'))
+         default_tolerance_minor_units, default_account_id, metadata, csv_mapping)
+       VALUES ($1, $2, COALESCE($3, 'custom'), $4, COALESCE($5, 'exact'), COALESCE($6, 86400), COALESCE($7::numeric, 0), $8, COALESCE($9::jsonb, '{}'), $10::jsonb)
        ON CONFLICT (ledger_id, name) DO UPDATE SET
          implicit = false,
          kind = COALESCE($3, s.kind),
@@ -39,12 +41,14 @@ export class SourcesRepository {
          default_tolerance_minor_units = COALESCE($7::numeric, s.default_tolerance_minor_units),
          default_account_id = COALESCE($8, s.default_account_id),
          metadata = COALESCE($9::jsonb, s.metadata),
+         csv_mapping = COALESCE($10::jsonb, s.csv_mapping),
          updated_at = clock_timestamp()
        WHERE s.implicit
        RETURNING ${SOURCE_COLUMNS}, (xmax = 0) AS created`,
       [
         scope.ledgerId, name, s.kind ?? null, s.description ?? null, s.defaultStrategy ?? null, s.defaultWindowSeconds ?? null,
         s.defaultToleranceMinorUnits ?? null, s.defaultAccountId ?? null, s.metadata === undefined ? null : JSON.stringify(s.metadata),
+        s.csvMapping ? JSON.stringify(s.csvMapping) : null,
       ],
     );
     if (!row) return null;
@@ -106,12 +110,13 @@ export class SourcesRepository {
          default_tolerance_minor_units = COALESCE($7::numeric, default_tolerance_minor_units),
          default_account_id = CASE WHEN $8 THEN $9 ELSE default_account_id END,
          metadata = COALESCE($10::jsonb, metadata),
+         csv_mapping = CASE WHEN $11 THEN $12::jsonb ELSE csv_mapping END,
          updated_at = clock_timestamp()
        WHERE ledger_id = $1 AND id = $2 RETURNING ${SOURCE_COLUMNS}`,
       [
         scope.ledgerId, id, s.description !== undefined, s.description ?? null, s.defaultStrategy ?? null, s.defaultWindowSeconds ?? null,
         s.defaultToleranceMinorUnits ?? null, s.defaultAccountId !== undefined, s.defaultAccountId ?? null,
-        s.metadata === undefined ? null : JSON.stringify(s.metadata),
+        s.metadata === undefined ? null : JSON.stringify(s.metadata), s.csvMapping !== undefined, s.csvMapping ? JSON.stringify(s.csvMapping) : null,
       ],
     );
     return rows[0] ?? null;

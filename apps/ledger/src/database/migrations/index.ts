@@ -18,6 +18,7 @@ import { WebhookEndpointHeaderBrand1763890019000 } from './1763890019000-webhook
 import { OutboxTraceContext1763960024000 } from './1763960024000-outbox-trace-context';
 import { WriteBatchTraceContext1763960025000 } from './1763960025000-write-batch-trace-context';
 import { BooksEngine1763960030000 } from './1763960030000-books-engine';
+import { StatementImports1763960040000 } from './1763960040000-statement-imports';
 
 /** Every ledger migration, in order. TypeORM records applied ones in `schema_migrations`. */
 export const ledgerMigrations = [
@@ -41,4 +42,5 @@ export const ledgerMigrations = [
   OutboxTraceContext1763960024000,
   WriteBatchTraceContext1763960025000,
   BooksEngine1763960030000,
+  StatementImports1763960040000,
 ];

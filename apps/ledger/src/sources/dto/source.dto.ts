@@ -1,7 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { NestedDto } from '@bursar/service-kit';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
+import { CsvMappingDto } from '../../statements/dto/csv-mapping.dto';
 
 export const MATCH_STRATEGIES = ['exact', 'sum_in_window'] as const;
 /**
@@ -42,6 +44,11 @@ export class UpdateSourceDto {
   @IsString()
   @Length(1, 255)
   default_account_id?: string | null;
+
+  @ApiPropertyOptional({ type: CsvMappingDto, nullable: true, description: 'How CSV statement files of this source map onto entries (POST /sources/{id}/statements)' })
+  @IsOptional()
+  @NestedDto(() => CsvMappingDto)
+  csv_mapping?: CsvMappingDto | null;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
   @IsOptional()

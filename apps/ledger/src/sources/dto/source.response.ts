@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { CsvMappingDto } from '../../statements/dto/csv-mapping.dto';
 import { MATCH_STRATEGIES } from './source.dto';
 
 /** Wire shape of a source (documentation only; presentSource builds it). */
@@ -20,6 +21,7 @@ export class SourceResponse {
   @ApiProperty({ type: 'string', nullable: true }) sync_error: string | null;
   @ApiProperty({ type: 'string', nullable: true }) connected_ref: string | null;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) last_synced_at: string | null;
+  @ApiProperty({ type: CsvMappingDto, nullable: true, description: 'How CSV statement files of this source map onto entries' }) csv_mapping: CsvMappingDto | null;
   @ApiProperty({ type: 'object', additionalProperties: true }) metadata: Record<string, unknown>;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;

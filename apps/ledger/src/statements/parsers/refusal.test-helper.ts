@@ -1,0 +1,37 @@
+import fc from 'fast-check';
+import { ApiError } from '@bursar/errors';
+
+/** The coded refusal a parser throws, so a spec can check its code, status and message. */
+export function refusal(run: () => unknown): ApiError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('expected the parser to refuse the file');
+}
+
+/**
+ * Truncations and byte mutations of a valid file: the parser either reads it or refuses it with
+ * `invalid_statement`; any other failure would surface as a 5xx.
+ */
+export function checkMutations(parse: (text: string) => unknown, sample: string, runs = 300) {
+  const bytes = Buffer.from(sample, 'utf8');
+  fc.assert(
+    fc.property(
+      fc.nat({ max: bytes.length }),
+      fc.array(fc.tuple(fc.nat({ max: bytes.length - 1 }), fc.integer({ min: 0, max: 255 })), { maxLength: 8 }),
+      (cut, edits) => {
+        const mutated = Buffer.from(bytes.subarray(0, Math.max(cut, 1)));
+        for (const [at, value] of edits) if (at < mutated.length) mutated[at] = value;
+        try {
+          parse(mutated.toString('utf8'));
+        } catch (error) {
+          if (!(error instanceof ApiError) || error.code !== 'invalid_statement') throw error;
+        }
+      },
+    ),
+    { numRuns: runs, seed: 27 },
+  );
+}

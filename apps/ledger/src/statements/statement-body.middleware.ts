@@ -1,0 +1,27 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { Injectable, NestMiddleware, RawBodyRequest } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { readStatementFile } from './statement-file';
+
+export type StatementRequest = RawBodyRequest<Request> & { statementFile?: Buffer };
+
+/**
+ * Reads a statement upload as raw bytes (any content type, gzip accepted) into `req.statementFile`.
+ * The body the idempotency fingerprint sees is the file's digest, so a retried upload replays and
+ * another file under the same key is refused.
+ */
+@Injectable()
+export class StatementBodyMiddleware implements NestMiddleware {
+  async use(req: StatementRequest, _res: Response, next: NextFunction) {
+    try {
+      // A JSON or form content type was already read by the global parsers, which keep the bytes.
+      const file = await readStatementFile(req.rawBody ? Readable.from([req.rawBody]) : req);
+      req.statementFile = file;
+      req.body = { sha256: createHash('sha256').update(file).digest('hex') };
+      next();
+    } catch (error) {
+      next(error);
+    }
+  }
+}
