@@ -7,3 +7,4 @@ export * from './es256';
 export * from './es256-compact';
 export * from './root-key';
 export * from './merkle-log';
+export * from './log-checkpoint';
