@@ -53,6 +53,54 @@ describe('canonicalJson (RFC 8785)', () => {
     expect(canonicalJson(value)).toBe(expected);
   });
 
+  describe('the examples published in RFC 8785', () => {
+    it('s.3.2.2: the sample input with numbers, escapes and literals', () => {
+      const input = '{\n "numbers": [333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001],\n "string": "\\u20ac$\\u000F\\u000aA\'\\u0042\\u0022\\u005c\\\\\\"\\/",\n "literals": [null, true, false]\n}';
+      expect(canonicalJson(JSON.parse(input))).toBe('{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}');
+    });
+
+    it('s.3.2.3: the property sorting example', () => {
+      const input = '{"\\u20ac":"Euro Sign","\\r":"Carriage Return","\\ufb33":"Hebrew Letter Dalet With Dagesh","1":"One","\\ud83d\\ude00":"Emoji: Grinning Face","\\u0080":"Control","\\u00f6":"Latin Small Letter O With Diaeresis"}';
+      expect(canonicalJson(JSON.parse(input))).toBe(
+        '{"\\r":"Carriage Return","1":"One","\u0080":"Control","\u00f6":"Latin Small Letter O With Diaeresis","\u20ac":"Euro Sign","\ud83d\ude00":"Emoji: Grinning Face","\ufb33":"Hebrew Letter Dalet With Dagesh"}',
+      );
+    });
+
+    // Appendix B: IEEE 754 doubles given by their bit patterns, and the text JCS writes for each.
+    it.each<[string, string]>([
+      ['0000000000000000', '0'],
+      ['8000000000000000', '0'],
+      ['0000000000000001', '5e-324'],
+      ['8000000000000001', '-5e-324'],
+      ['7fefffffffffffff', '1.7976931348623157e+308'],
+      ['ffefffffffffffff', '-1.7976931348623157e+308'],
+      ['4340000000000000', '9007199254740992'],
+      ['c340000000000000', '-9007199254740992'],
+      ['4430000000000000', '295147905179352830000'],
+      ['44b52d02c7e14af5', '9.999999999999997e+22'],
+      ['44b52d02c7e14af6', '1e+23'],
+      ['44b52d02c7e14af7', '1.0000000000000001e+23'],
+      ['444b1ae4d6e2ef4e', '999999999999999700000'],
+      ['444b1ae4d6e2ef4f', '999999999999999900000'],
+      ['444b1ae4d6e2ef50', '1e+21'],
+      ['3eb0c6f7a0b5ed8c', '9.999999999999997e-7'],
+      ['3eb0c6f7a0b5ed8d', '0.000001'],
+      ['41b3de4355555553', '333333333.3333332'],
+      ['41b3de4355555554', '333333333.33333325'],
+      ['41b3de4355555555', '333333333.3333333'],
+      ['41b3de4355555556', '333333333.3333334'],
+      ['41b3de4355555557', '333333333.33333343'],
+      ['becbf647612f3696', '-0.0000033333333333333333'],
+      ['43143ff3c1cb0959', '1424953923781206.2'],
+    ])('Appendix B: %s is written %s', (bits, text) => {
+      expect(canonicalJson(Buffer.from(bits, 'hex').readDoubleBE(0))).toBe(text);
+    });
+
+    it('Appendix B: NaN and Infinity have no form', () => {
+      for (const bits of ['7fffffffffffffff', '7ff0000000000000']) expect(() => canonicalJson(Buffer.from(bits, 'hex').readDoubleBE(0))).toThrow(NotCanonicalizable);
+    });
+  });
+
   it('digests the UTF-8 bytes of the canonical form', () => {
     // sha256('{"a":"é"}') over UTF-8, recomputable with any SHA-256 tool.
     expect(canonicalDigest('fh_', { a: 'é' })).toBe('fh_' + createHash('sha256').update(Buffer.from('{"a":"é"}', 'utf8')).digest('hex'));

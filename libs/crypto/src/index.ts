@@ -6,3 +6,5 @@ export * from './secret-box';
 export * from './es256';
 export * from './es256-compact';
 export * from './root-key';
+export * from './merkle-log';
+export * from './log-checkpoint';
