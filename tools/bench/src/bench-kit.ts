@@ -1,4 +1,5 @@
 import type autocannon from 'autocannon';
+import { generateSecretKey } from '@bursar/crypto';
 import type { ToolSetting } from '@bursar/dev-infra';
 import { createTestDatabase, runScript, TestDatabase } from '@bursar/testing';
 
@@ -42,6 +43,19 @@ export function scratchDatabase(label: string): Promise<TestDatabase> {
 
 export function redisUrl(): string {
   return process.env.REDIS_URL ?? BENCH_SERVERS.REDIS_URL.default;
+}
+
+/** A ledger service's environment for a bench: its scratch database, a fresh key, the per-client rate limits out of the way. */
+export function ledgerBenchEnv(databaseUrl: string): Record<string, string> {
+  return {
+    LEDGER_DATABASE_URL: databaseUrl,
+    LEDGER_SECRET_KEY: generateSecretKey(),
+    REDIS_URL: redisUrl(),
+    // The per-client rate limits would cap a single benchmark client at 20 writes/s.
+    LEDGER_RATE_LIMIT_WRITES_PER_SECOND: '1000000',
+    LEDGER_RATE_LIMIT_READS_PER_SECOND: '1000000',
+    NODE_ENV: 'production',
+  };
 }
 
 

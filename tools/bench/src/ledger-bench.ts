@@ -4,10 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
-import { generateSecretKey } from '@bursar/crypto';
 import { booksProblems, startAppProcess } from '@bursar/testing';
 import { toolSettings } from '@bursar/dev-infra';
-import { BENCH_SERVERS, ledgerBenchClient, overReplicas, percentile, redisUrl, report, runScript, scratchDatabase, sleep, BENCH_SERVICE_NODE, BENCH_CPU_PROFILE } from './bench-kit';
+import { BENCH_SERVERS, ledgerBenchClient, overReplicas, percentile, report, runScript, scratchDatabase, sleep, BENCH_SERVICE_NODE, BENCH_CPU_PROFILE, ledgerBenchEnv } from './bench-kit';
 
 /*
  * `pnpm bench:ledger`: the real ledger service on a scratch database (50 spread and 2 hot USD
@@ -735,13 +734,7 @@ async function checkBooks(pg: Client, ledgerId: string, expected: number, cutOff
 async function main(): Promise<void> {
   const db = await scratchDatabase('ledger');
   const env = {
-    LEDGER_DATABASE_URL: db.url,
-    LEDGER_SECRET_KEY: generateSecretKey(),
-    REDIS_URL: redisUrl(),
-    // The per-client rate limits would cap a single benchmark client at 20 writes/s.
-    LEDGER_RATE_LIMIT_WRITES_PER_SECOND: '1000000',
-    LEDGER_RATE_LIMIT_READS_PER_SECOND: '1000000',
-    NODE_ENV: 'production',
+    ...ledgerBenchEnv(db.url),
     // Replicas behind one address: each accepts the tokens the others issue.
     LEDGER_PUBLIC_URL: 'http://ledger.bench.invalid',
   };

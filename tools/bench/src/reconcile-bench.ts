@@ -2,10 +2,9 @@ import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { generateSecretKey } from '@bursar/crypto';
 import { startAppProcess } from '@bursar/testing';
 import { toolSettings } from '@bursar/dev-infra';
-import { BENCH_SERVERS, ledgerBenchClient, redisUrl, report, runScript, scratchDatabase, sleep, BENCH_SERVICE_NODE } from './bench-kit';
+import { BENCH_SERVERS, ledgerBenchClient, report, runScript, scratchDatabase, sleep, BENCH_SERVICE_NODE, ledgerBenchEnv } from './bench-kit';
 
 /*
  * `pnpm bench:reconcile`: the real ledger service on a scratch database reconciles BENCH_ROWS bank
@@ -143,12 +142,7 @@ async function checkMatches(pg: Client, ledgerId: string, matchedCount: number):
 async function main(): Promise<void> {
   const db = await scratchDatabase('reconcile');
   const env = {
-    LEDGER_DATABASE_URL: db.url,
-    LEDGER_SECRET_KEY: generateSecretKey(),
-    REDIS_URL: redisUrl(),
-    LEDGER_RATE_LIMIT_WRITES_PER_SECOND: '1000000',
-    LEDGER_RATE_LIMIT_READS_PER_SECOND: '1000000',
-    NODE_ENV: 'production',
+    ...ledgerBenchEnv(db.url),
     WEBHOOK_QUEUE_PREFIX: `bench-reconcile-${process.pid}`,
   };
   const pg = new Client({ connectionString: db.url });

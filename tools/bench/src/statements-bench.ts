@@ -1,10 +1,9 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { generateSecretKey } from '@bursar/crypto';
 import { startAppProcess } from '@bursar/testing';
 import { toolSettings } from '@bursar/dev-infra';
-import { BENCH_SERVERS, ledgerBenchClient, redisUrl, report, runScript, scratchDatabase, BENCH_SERVICE_NODE } from './bench-kit';
+import { BENCH_SERVERS, ledgerBenchClient, report, runScript, scratchDatabase, BENCH_SERVICE_NODE, ledgerBenchEnv } from './bench-kit';
 
 /*
  * `pnpm bench:statements`: the real ledger service on a scratch database imports one camt.053 file
@@ -61,12 +60,7 @@ async function importFile(baseUrl: string, token: string, sourceId: string, file
 async function main(): Promise<void> {
   const db = await scratchDatabase('statements');
   const env = {
-    LEDGER_DATABASE_URL: db.url,
-    LEDGER_SECRET_KEY: generateSecretKey(),
-    REDIS_URL: redisUrl(),
-    LEDGER_RATE_LIMIT_WRITES_PER_SECOND: '1000000',
-    LEDGER_RATE_LIMIT_READS_PER_SECOND: '1000000',
-    NODE_ENV: 'production',
+    ...ledgerBenchEnv(db.url),
     WEBHOOK_QUEUE_PREFIX: `bench-statements-${process.pid}`,
   };
   let app: Awaited<ReturnType<typeof startAppProcess>> | null = null;
