@@ -1,14 +1,7 @@
-import type { StatementFormat } from './parsers/statement';
+import type { ParsedStatement, StatementFormat } from './parsers/statement';
 
-export interface StatementSummary {
-  account_reference: string;
-  currency: string;
-  from: string | null;
-  to: string | null;
-  opening_balance: string | null;
-  closing_balance: string | null;
-  entry_count: number;
-}
+/** A statement of an import as it answers: its figures, and how many entries it held. */
+export type StatementSummary = Omit<ParsedStatement, 'entries'> & { entry_count: number };
 
 export interface StatementImportError {
   code: string;

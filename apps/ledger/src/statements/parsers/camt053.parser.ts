@@ -1,8 +1,8 @@
 import { SaxesParser } from 'saxes';
 import { ApiError } from '@bursar/errors';
 import { ParsedStatement, StatementEntry, invalidStatement, isoDate, negate, toMinorUnits } from './statement';
+import { child, XmlNode } from './xml-node';
 
-type Node = Record<string, unknown>;
 
 /** Elements that may repeat, always read as lists. */
 const ARRAYS = new Set(['Bal', 'Ntry', 'TxDtls', 'Ustrd']);
@@ -11,7 +11,7 @@ const SUBTREES = new Set(['Acct', 'FrToDt', 'Bal', 'Ntry']);
 
 interface Building {
   name: string;
-  node: Node;
+  node: XmlNode;
   attributes: Record<string, string>;
   text: string;
 }
@@ -26,38 +26,29 @@ function valueOf(b: Building): unknown {
   return { ...attributes, ...b.node };
 }
 
-function attach(parent: Node, name: string, value: unknown) {
+function attach(parent: XmlNode, name: string, value: unknown) {
   const existing = parent[name];
   if (ARRAYS.has(name)) parent[name] = [...((existing as unknown[] | undefined) ?? []), value];
   else parent[name] = existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value];
 }
 
-function child(node: unknown, ...path: string[]): unknown {
-  let at: unknown = node;
-  for (const key of path) {
-    if (at === null || typeof at !== 'object') return undefined;
-    at = (at as Node)[key];
-  }
-  return at;
-}
-
 function str(node: unknown, ...path: string[]): string | null {
   const value = child(node, ...path);
   if (typeof value === 'string') return value.length ? value : null;
-  if (value !== null && typeof value === 'object' && typeof (value as Node)['#text'] === 'string') return (value as Node)['#text'] as string;
+  if (value !== null && typeof value === 'object' && typeof (value as XmlNode)['#text'] === 'string') return (value as XmlNode)['#text'] as string;
   return null;
 }
 
-function list(node: unknown, ...path: string[]): Node[] {
+function list(node: unknown, ...path: string[]): XmlNode[] {
   const value = child(node, ...path);
-  return Array.isArray(value) ? (value as Node[]) : value === undefined ? [] : [value as Node];
+  return Array.isArray(value) ? (value as XmlNode[]) : value === undefined ? [] : [value as XmlNode];
 }
 
 /** An `Amt` with its `Ccy` attribute and the sibling `CdtDbtInd`, signed: debits negative. */
-function signedAmount(holder: Node, where: string): { amount: string; currency: string } {
+function signedAmount(holder: XmlNode, where: string): { amount: string; currency: string } {
   const amt = child(holder, 'Amt');
   const value = str(holder, 'Amt');
-  const currency = amt !== null && typeof amt === 'object' ? (amt as Node)['@Ccy'] : undefined;
+  const currency = amt !== null && typeof amt === 'object' ? (amt as XmlNode)['@Ccy'] : undefined;
   if (value === null) throw invalidStatement(where, 'Amt', 'is missing');
   if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) throw invalidStatement(where, 'Amt/@Ccy', 'must be a currency code');
   const indicator = str(holder, 'CdtDbtInd');
@@ -71,12 +62,12 @@ function dateOf(node: unknown, where: string, field: string): string | null {
   return value === null ? null : isoDate(value, where, field);
 }
 
-function partyName(details: Node, role: 'Dbtr' | 'Cdtr'): string | null {
+function partyName(details: XmlNode, role: 'Dbtr' | 'Cdtr'): string | null {
   // camt.053.001.08 nests the party under Pty; earlier versions put Nm directly under the role.
   return str(details, 'RltdPties', role, 'Pty', 'Nm') ?? str(details, 'RltdPties', role, 'Nm');
 }
 
-function entry(ntry: Node, where: string): StatementEntry {
+function entry(ntry: XmlNode, where: string): StatementEntry {
   const { amount, currency } = signedAmount(ntry, where);
   const details = list(ntry, 'NtryDtls', 'TxDtls')[0] ?? {};
   const externalId = str(ntry, 'AcctSvcrRef') ?? str(details, 'Refs', 'AcctSvcrRef') ?? str(ntry, 'NtryRef');
@@ -101,7 +92,7 @@ function entry(ntry: Node, where: string): StatementEntry {
   };
 }
 
-function balance(stmt: Node, codes: string[], where: string): { amount: string; date: string | null } | null {
+function balance(stmt: XmlNode, codes: string[], where: string): { amount: string; date: string | null } | null {
   const found = list(stmt, 'Bal').find((bal) => codes.includes(str(bal, 'Tp', 'CdOrPrtry', 'Cd') ?? ''));
   if (!found) return null;
   return { amount: signedAmount(found, `${where}/Bal`).amount, date: dateOf(child(found, 'Dt'), `${where}/Bal`, 'Dt') };
@@ -109,9 +100,9 @@ function balance(stmt: Node, codes: string[], where: string): { amount: string; 
 
 interface OpenStatement {
   index: number;
-  acct: Node;
-  frToDt: Node;
-  bals: Node[];
+  acct: XmlNode;
+  frToDt: XmlNode;
+  bals: XmlNode[];
   entries: StatementEntry[];
 }
 
@@ -169,10 +160,10 @@ export function parseCamt053(text: string): ParsedStatement[] {
       const value = valueOf(done);
       if (building.length) return attach(building[building.length - 1].node, done.name, value);
       const open = stmt as OpenStatement;
-      if (name === 'Ntry') open.entries.push(entry(value as Node, `Document/BkToCstmrStmt/Stmt[${open.index}]/Ntry[${open.entries.length}]`));
-      else if (name === 'Bal') open.bals.push(value as Node);
-      else if (name === 'Acct') open.acct = value as Node;
-      else open.frToDt = value as Node;
+      if (name === 'Ntry') open.entries.push(entry(value as XmlNode, `Document/BkToCstmrStmt/Stmt[${open.index}]/Ntry[${open.entries.length}]`));
+      else if (name === 'Bal') open.bals.push(value as XmlNode);
+      else if (name === 'Acct') open.acct = value as XmlNode;
+      else open.frToDt = value as XmlNode;
     } else if (name === 'Stmt' && stmt) {
       statements.push(finishStatement(stmt));
       stmt = null;

@@ -1,7 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { ParsedStatement, compactDate, invalidStatement, toMinorUnits } from './statement';
+import { child, XmlNode } from './xml-node';
 
-type Node = Record<string, unknown>;
 
 const ARRAYS = new Set(['STMTTRNRS', 'CCSTMTTRNRS', 'STMTTRN']);
 
@@ -23,22 +23,13 @@ function toXml(text: string): string {
   });
 }
 
-function child(node: unknown, ...path: string[]): unknown {
-  let at: unknown = node;
-  for (const key of path) {
-    if (at === null || typeof at !== 'object') return undefined;
-    at = (at as Node)[key];
-  }
-  return at;
-}
-
 function str(node: unknown, ...path: string[]): string | null {
   const value = child(node, ...path);
   return typeof value === 'string' && value.length ? value : null;
 }
 
-function list(value: unknown): Node[] {
-  return Array.isArray(value) ? (value as Node[]) : value === undefined ? [] : [value as Node];
+function list(value: unknown): XmlNode[] {
+  return Array.isArray(value) ? (value as XmlNode[]) : value === undefined ? [] : [value as XmlNode];
 }
 
 /** OFX dates are `YYYYMMDD[HHMMSS[.XXX]][[offset:TZ]]`; the day is what a statement needs. */
@@ -57,7 +48,7 @@ export function parseOfx(text: string): ParsedStatement[] {
   const converted = toXml(text);
   const valid = XMLValidator.validate(converted);
   if (valid !== true) throw invalidStatement(`OFX line ${valid.err.line}`, 'OFX', `is malformed (${valid.err.msg})`);
-  const doc = xml.parse(converted) as Node;
+  const doc = xml.parse(converted) as XmlNode;
   const responses = [
     ...list(child(doc, 'OFX', 'BANKMSGSRSV1', 'STMTTRNRS')).map((r, i) => ({ rs: child(r, 'STMTRS'), acct: 'BANKACCTFROM', where: `OFX/BANKMSGSRSV1/STMTTRNRS[${i}]/STMTRS` })),
     ...list(child(doc, 'OFX', 'CREDITCARDMSGSRSV1', 'CCSTMTTRNRS')).map((r, i) => ({ rs: child(r, 'CCSTMTRS'), acct: 'CCACCTFROM', where: `OFX/CREDITCARDMSGSRSV1/CCSTMTTRNRS[${i}]/CCSTMTRS` })),
