@@ -9,7 +9,7 @@ describe('log checkpoints', () => {
   let foreign: { kid: string; key: KeyObject };
   const keyFor = (kid: string) => Promise.resolve(kid === ours.kid ? ours.pub : undefined);
   const root = rootOf(['a', 'b', 'c'].map((d) => leafHash(d)));
-  const checkpoint = () => checkpointPayload({ ledger_id: 'ldg_1', tree_size: 3, root_hash: root, timestamp: new Date('2026-11-28T09:00:00.000Z') });
+  const checkpoint = () => checkpointPayload({ subject: 'ledger_id', log_id: 'ldg_1', tree_size: 3, root_hash: root, timestamp: new Date('2026-11-28T09:00:00.000Z') });
 
   beforeAll(async () => {
     const [a, b] = await Promise.all([generateEs256KeyPair(), generateEs256KeyPair()]);
@@ -19,9 +19,9 @@ describe('log checkpoints', () => {
 
   it('writes the root as hex and the time as RFC 3339, and refuses malformed members', () => {
     expect(checkpoint()).toEqual({ ledger_id: 'ldg_1', tree_size: 3, root_hash: root.toString('hex'), timestamp: '2026-11-28T09:00:00.000Z' });
-    expect(() => checkpointPayload({ ledger_id: 'ldg_1', tree_size: -1, root_hash: root, timestamp: new Date() })).toThrow(/tree_size/);
-    expect(() => checkpointPayload({ ledger_id: 'ldg_1', tree_size: 1, root_hash: root.subarray(1), timestamp: new Date() })).toThrow(/root_hash/);
-    expect(() => checkpointPayload({ ledger_id: '', tree_size: 1, root_hash: root, timestamp: new Date() })).toThrow(/ledger_id/);
+    expect(() => checkpointPayload({ subject: 'ledger_id', log_id: 'ldg_1', tree_size: -1, root_hash: root, timestamp: new Date() })).toThrow(/tree_size/);
+    expect(() => checkpointPayload({ subject: 'ledger_id', log_id: 'ldg_1', tree_size: 1, root_hash: root.subarray(1), timestamp: new Date() })).toThrow(/root_hash/);
+    expect(() => checkpointPayload({ subject: 'ledger_id', log_id: '', tree_size: 1, root_hash: root, timestamp: new Date() })).toThrow(/ledger_id/);
   });
 
   it('verifies with the log key and gives back the checkpoint and kid', async () => {
@@ -41,5 +41,11 @@ describe('log checkpoints', () => {
     expect(await verifyCheckpoint(await signEs256({ kid: ours.kid, typ: 'JWT' }, checkpoint(), ours.key), keyFor)).toBe('malformed');
     expect(await verifyCheckpoint(await signEs256({ kid: ours.kid, typ: CHECKPOINT_TYP }, { ...checkpoint(), extra: 1 }, ours.key), keyFor)).toBe('malformed');
     expect(await verifyCheckpoint(await signEs256({ kid: ours.kid, typ: CHECKPOINT_TYP }, { ...checkpoint(), root_hash: 'AB' }, ours.key), keyFor)).toBe('malformed');
+    const { ledger_id, ...rest } = checkpoint();
+    const both = { ...rest, ledger_id, workspace_id: 'ws_1' };
+    expect(await verifyCheckpoint(await signEs256({ kid: ours.kid, typ: CHECKPOINT_TYP }, { ...rest, workspace_id: ledger_id, timestamp: rest.timestamp }, ours.key), keyFor)).toMatchObject({
+      checkpoint: { workspace_id: 'ldg_1' },
+    });
+    expect(await verifyCheckpoint(await signEs256({ kid: ours.kid, typ: CHECKPOINT_TYP }, both, ours.key), keyFor)).toBe('malformed');
   });
 });

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { traceContextParam } from '@bursar/service-kit';
+import { COMMIT_FRONTIER_SQL, traceContextParam } from '@bursar/service-kit';
 import { LedgerScope } from '../common/mode';
 import { EVENT_COLUMNS, EventRecord } from './event.record';
 
@@ -30,21 +30,8 @@ const FILTER = `organization_id = $1 AND ledger_id = $2 AND mode = $3
   AND ($5::timestamptz IS NULL OR created_at >= $5)
   AND ($6::text IS NULL OR resource_id = $6)`;
 
-/**
- * The snapshot's bounds. `frontier`: the oldest transaction of this database still in flight (or,
- * with none, the next transaction id). Every transaction that could still add an event has an id
- * at or above it, so events written below it are final: serving only those, in (xid, seq) order,
- * no later commit can ever land behind a position a reader has passed. Transactions of other
- * databases on the cluster cannot write here and are left out, so an idle one elsewhere does not
- * stall the tail; an in-flight id whose database is no longer known counts, to stay safe.
- * `horizon`: the next transaction id, above every transaction committed before this read.
- */
-const BOUNDS = `SELECT coalesce(
-    (SELECT min(x) FROM pg_snapshot_xip(s) x
-     WHERE x::xid NOT IN (SELECT backend_xid FROM pg_stat_activity WHERE backend_xid IS NOT NULL AND datname <> current_database())),
-    pg_snapshot_xmax(s)) AS frontier,
-  pg_snapshot_xmax(s) AS horizon
-  FROM pg_current_snapshot() s`;
+/** Events are served in commit order up to the frontier (see COMMIT_FRONTIER_SQL). */
+const BOUNDS = COMMIT_FRONTIER_SQL;
 
 /**
  * One page in either direction, with the snapshot's bounds. The lateral join still answers one
