@@ -5,7 +5,6 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { runControlAdmin } from '../src/admin/control-admin';
 import { CosignService } from '../src/cosign/cosign.service';
-import { CosignKeysRepository } from '../src/cosign/cosign-keys.repository';
 import { CosignKeysService } from '../src/cosign/cosign-keys.service';
 import { bearer } from './control-fixtures';
 import { agentWithPolicy, COSIGN_ISSUER, DecisionStack, pay, startDecisionStack, TestAgent } from './decision-fixtures';
@@ -207,7 +206,7 @@ describe('cosigning key rotation', () => {
   };
   /** Another replica on the same database: its own key cache, loaded before the rotation. */
   const replica = async () => {
-    const other = new CosignKeysService(s.t.app.get(DataSource), s.t.app.get(CosignKeysRepository), s.t.settings);
+    const other = new CosignKeysService(s.t.app.get(DataSource), s.t.settings);
     await other.onModuleInit();
     return other;
   };

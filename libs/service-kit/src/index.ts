@@ -30,3 +30,4 @@ export * from './database/reseal-columns';
 export * from './config/launcher-settings';
 export * from './cli/operator-cli';
 export * from './verifiable-log';
+export * from './signing-keys/signing-key-ring';

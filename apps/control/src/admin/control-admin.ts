@@ -2,7 +2,6 @@ import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
 import { RootKeys } from '@bursar/crypto';
 import { OperatorCommands, OperatorUsageError, resealAll } from '@bursar/service-kit';
-import { CosignKeysRepository } from '../cosign/cosign-keys.repository';
 import { CosignKeysService, CosignKeysSettings } from '../cosign/cosign-keys.service';
 import { CONTROL_SEALED_COLUMNS } from './control-sealed-columns';
 
@@ -33,7 +32,7 @@ export async function runControlAdmin(argv: string[], dataSource: DataSource, se
   });
   switch (positionals[0]) {
     case 'rotate-cosign-key': {
-      const keys = new CosignKeysService(dataSource, new CosignKeysRepository(dataSource), settings);
+      const keys = new CosignKeysService(dataSource, settings);
       const created = await keys.rotate();
       return {
         kid: created.kid,

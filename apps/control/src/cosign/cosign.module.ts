@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { registerFastValidator } from '@bursar/service-kit';
 import { CosignController } from './cosign.controller';
 import { CosignService } from './cosign.service';
-import { CosignKeysRepository } from './cosign-keys.repository';
 import { CosignKeysService } from './cosign-keys.service';
 import { CosignaturesRepository } from './cosignatures.repository';
 import { ConsumeCosignatureDto, VerifyCosignatureDto } from './dto/cosignature.dto';
@@ -10,7 +9,7 @@ import { acceptConsumeCosignature, acceptVerifyCosignature } from './dto/cosigna
 
 @Module({
   controllers: [CosignController],
-  providers: [CosignKeysRepository, CosignKeysService, CosignaturesRepository, CosignService],
+  providers: [CosignKeysService, CosignaturesRepository, CosignService],
   exports: [CosignService, CosignKeysService],
 })
 export class CosignModule {

@@ -7,7 +7,6 @@ import { BillingAccount } from '../billing/billing-account.entity';
 import { BillingCheckout } from '../billing/billing-checkout.entity';
 import { BillingEvent } from '../billing/billing-event.entity';
 import { Budget } from '../budgets/budget.entity';
-import { CosignKey } from '../cosign/cosign-key.entity';
 import { Intent } from '../decisions/intent.entity';
 import { Policy } from '../policies/policy.entity';
 import { PolicyModule } from '../policy-modules/policy-module.entity';
@@ -28,7 +27,7 @@ export function controlDataSourceOptions(url: string, logger?: Logger): DataSour
     url,
     logger,
     applicationName: 'bursar-control',
-    entities: [Workspace, WorkspaceMembership, Agent, Budget, AuditEvent, SpendToken, WorkspaceInvitation, Policy, PolicyModule, Intent, CosignKey, BillingAccount, BillingCheckout, BillingEvent],
+    entities: [Workspace, WorkspaceMembership, Agent, Budget, AuditEvent, SpendToken, WorkspaceInvitation, Policy, PolicyModule, Intent, BillingAccount, BillingCheckout, BillingEvent],
     migrations: controlMigrations,
   });
   return { ...options, extra: { ...options.extra, connectionTimeoutMillis: CONNECTION_WAIT_MS } } as DataSourceOptions;
