@@ -28,6 +28,7 @@ import { StatementsModule } from './statements/statements.module';
 import { InboundModule } from './inbound/inbound.module';
 import { ReconciliationRunsModule } from './reconciliation-runs/reconciliation-runs.module';
 import { ReservesModule } from './reserves/reserves.module';
+import { BooksLogModule } from './books-log/books-log.module';
 
 @Module({})
 export class LedgerAppModule {
@@ -64,6 +65,7 @@ export class LedgerAppModule {
         ReconciliationRunsModule,
         ReservesModule,
         ExportsModule,
+        BooksLogModule,
       ],
       providers: [{ provide: LedgerSettings, useValue: settings }, Pagination],
       exports: [LedgerSettings, Pagination],

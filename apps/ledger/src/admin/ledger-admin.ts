@@ -4,6 +4,8 @@ import { DataSource } from 'typeorm';
 import { generateSecretKey, RootKeys } from '@bursar/crypto';
 import { OperatorCommands, OperatorUsageError, resealAll } from '@bursar/service-kit';
 import { LEDGER_SEALED_COLUMNS } from './ledger-sealed-columns';
+import { verifyBooksLogs } from '../books-log/books-log-verifier';
+import { LogKeysService } from '../books-log/log-keys.service';
 import { BalancesRepository } from '../balances/balances.repository';
 import { BalancesService } from '../balances/balances.service';
 import { MODES, Mode, LedgerScope } from '../common/mode';
@@ -51,6 +53,14 @@ export const LEDGER_ADMIN_COMMANDS: OperatorCommands = {
   'import-statement': {
     options: `--source <id> [--format ${STATEMENT_FORMATS.join('|')}] <file>`,
     summary: 'imports a bank statement file into the source, as POST /sources/{id}/statements does (gzip accepted)',
+  },
+  'verify-log': {
+    options: '[--ledger <id>]',
+    summary: "checks every ledger's books log (or one) against the rows it was sealed from and its signed checkpoints; exits 1 on any finding",
+  },
+  'rotate-log-key': {
+    options: '[--activation-delay-ms <n>]',
+    summary: "a new checkpoint signing key, published now and signing after the delay (default the service's LEDGER_LOG_KEY_ACTIVATION_DELAY_MS default)",
   },
   'rotate-secret-key': {
     options: '[--batch-size <n>]',
@@ -139,6 +149,7 @@ export async function runLedgerAdmin(argv: string[], dataSource: DataSource, con
       'batch-size': { type: 'string' },
       source: { type: 'string' },
       format: { type: 'string' },
+      'activation-delay-ms': { type: 'string' },
     },
   });
   const organizations = new OrganizationsService(new OrganizationsRepository(dataSource));
@@ -209,6 +220,20 @@ export async function runLedgerAdmin(argv: string[], dataSource: DataSource, con
       const scope = await sourceScope(dataSource, required(values, 'source'));
       const statements = statementsService(dataSource, pagination, context);
       return presentStatementImport(await statements.import(scope, required(values, 'source'), await readStatementFile(createReadStream(file)), format as StatementFormat | undefined));
+    }
+    case 'verify-log': {
+      const ledger = values.ledger;
+      if (ledger !== undefined && !/^[0-9a-f-]{36}$/i.test(ledger)) throw new OperatorUsageError('--ledger must be a ledger id');
+      const logs = await verifyBooksLogs(dataSource, ledger);
+      return { ok: logs.every((l) => l.ok), logs };
+    }
+    case 'rotate-log-key': {
+      if (!context.keys) throw new OperatorUsageError('rotate-log-key needs LEDGER_SECRET_KEY, to seal the new key');
+      const delay = Number(values['activation-delay-ms'] ?? new LedgerSettings().LEDGER_LOG_KEY_ACTIVATION_DELAY_MS);
+      if (!Number.isSafeInteger(delay) || delay < 0) throw new OperatorUsageError('--activation-delay-ms must be a whole number of milliseconds');
+      const keys = context.keys;
+      const rotated = await new LogKeysService(dataSource, { rootKeys: keys, LEDGER_LOG_KEY_RELOAD_MS: 0, LEDGER_LOG_KEY_ACTIVATION_DELAY_MS: delay }).rotate();
+      return { ...rotated };
     }
     case 'rotate-secret-key': {
       if (!context.keys) throw new OperatorUsageError('rotate-secret-key needs LEDGER_SECRET_KEY (the new key) and LEDGER_PREVIOUS_SECRET_KEYS');

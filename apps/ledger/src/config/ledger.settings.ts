@@ -113,6 +113,46 @@ export class LedgerSettings extends WebhookServiceSettings {
   @Min(200)
   LEDGER_EXPORT_STALE_AFTER_MS = 60_000;
 
+  /** How often an idle process seals committed changes into the books log (docs/verifiable-records.md). */
+  @ToInt()
+  @IsInt()
+  @Min(10)
+  LEDGER_LOG_SEAL_INTERVAL_MS = 100;
+
+  /** Changes sealed per database transaction. */
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  LEDGER_LOG_SEAL_BATCH = 1_000;
+
+  /** A checkpoint is signed once a ledger's log has grown this many entries past its newest one... */
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  LEDGER_LOG_CHECKPOINT_EVERY = 1_000;
+
+  /** ...or this many seconds after it, when the log has grown at all. */
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  LEDGER_LOG_CHECKPOINT_SECONDS = 60;
+
+  /** How often each process reloads the checkpoint signing keys (a rotation is published by then). */
+  @ToInt()
+  @IsInt()
+  @Min(100)
+  LEDGER_LOG_KEY_RELOAD_MS = 30_000;
+
+  /**
+   * A rotated checkpoint key signs only this long after its creation, so every replica and every
+   * cached copy of the log JWKS lists it first.
+   */
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  LEDGER_LOG_KEY_ACTIVATION_DELAY_MS = 120_000;
+
   /** S3-compatible bucket for export files; when set, exports go there and downloads are presigned S3 URLs. */
   @IsOptional()
   @IsString()

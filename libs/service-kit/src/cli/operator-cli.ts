@@ -67,7 +67,8 @@ function checkCommandLine(commands: OperatorCommands, argv: string[]): void {
 /**
  * The whole entry point of an operator CLI: `--help` (overall or per command) and a bad command line
  * are answered without reading any setting; otherwise `run` does the work. Its result prints as JSON on stdout; a failure prints as
- * `{"error": {code, message, ...}}` on stderr with exit code 2 (bad command line) or 1.
+ * `{"error": {code, message, ...}}` on stderr with exit code 2 (bad command line) or 1. A check whose report says `ok: false`
+ * (verify-log) prints that report on stdout and exits 1.
  */
 export function runOperatorCli(program: string, commands: OperatorCommands, run: (argv: string[]) => Promise<unknown>): void {
   const argv = process.argv.slice(2);
@@ -79,7 +80,10 @@ export function runOperatorCli(program: string, commands: OperatorCommands, run:
   };
   // One JSON document per line, so scripts can read it line by line (`| jq` pretty-prints it).
   work().then(
-    (result) => process.stdout.write(`${JSON.stringify(result)}\n`),
+    (result) => {
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+      if (typeof result === 'object' && result !== null && (result as { ok?: unknown }).ok === false) process.exitCode = 1;
+    },
     (err: unknown) => {
       const error = failure(err, program, commands, argv);
       process.stderr.write(`${JSON.stringify({ error })}\n`);

@@ -49,6 +49,14 @@ function publicJwk(jwk: JWK): JWK {
 }
 
 /**
+ * The public keys of a key table by kid: all a verifier needs (no secret to open private halves).
+ */
+export async function publishedKeys(em: EntityManager, table: SigningKeyRingOptions['table']): Promise<Map<string, KeyObject>> {
+  const rows: Pick<KeyRow, 'kid' | 'public_jwk'>[] = await em.query(`SELECT kid, public_jwk FROM ${table}`);
+  return new Map(rows.map((r) => [r.kid, createPublicKey({ key: r.public_jwk as JsonWebKey, format: 'jwk' })]));
+}
+
+/**
  * ES256 signing keys of a deployment (control's cosigning keys, the ledger's checkpoint keys):
  * created on first use, rotated by an operator, held in memory as node:crypto keys, reloaded every
  * `reloadMs`. A rotated key is published (JWKS, verification) as soon as a replica reloads, but

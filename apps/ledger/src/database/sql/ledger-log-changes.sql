@@ -10,7 +10,7 @@ CREATE OR REPLACE FUNCTION ledger_log_time(at timestamptz) RETURNS text LANGUAGE
 $$;
 
 CREATE OR REPLACE VIEW ledger_log_changes AS
-SELECT e.id::text AS source_id, e.ledger_id AS log_id, e.type, e.resource_id, e.xid, e.seq, e.created_at AS committed_at,
+SELECT e.id AS source_id, e.ledger_id AS log_id, e.type, e.resource_id, e.xid, e.seq, e.created_at AS committed_at,
   CASE
     WHEN e.type IN ('transaction.created', 'transaction.reversal_created', 'transaction.refund_created') THEN (
       SELECT jsonb_build_object(
@@ -30,11 +30,11 @@ SELECT e.id::text AS source_id, e.ledger_id AS log_id, e.type, e.resource_id, e.
       FROM transactions t WHERE t.id = e.resource_id::uuid AND t.ledger_id = e.ledger_id)
     WHEN e.type = 'transaction.committed' THEN jsonb_build_object('committed', (
       SELECT coalesce(jsonb_agg(p.id::text ORDER BY p.id), '[]') FROM postings p
-      WHERE p.transaction_id = e.resource_id::uuid AND p.ledger_id = e.ledger_id AND p.committed_at IS NOT NULL))
+      WHERE p.transaction_id = e.resource_id::uuid AND p.committed_at IS NOT NULL))
     WHEN e.type = 'transaction.reversed' THEN jsonb_build_object(
       'reversal', (SELECT t.id FROM transactions t WHERE t.reverses = e.resource_id::uuid AND t.ledger_id = e.ledger_id AND t.kind = 'reversal'),
       'voided', (SELECT coalesce(jsonb_agg(p.id::text ORDER BY p.id), '[]') FROM postings p
-        WHERE p.transaction_id = e.resource_id::uuid AND p.ledger_id = e.ledger_id AND p.voided_at IS NOT NULL))
+        WHERE p.transaction_id = e.resource_id::uuid AND p.voided_at IS NOT NULL))
     WHEN e.type = 'transaction.updated' THEN jsonb_build_object('metadata', e.data->'metadata')
     ELSE e.data
   END AS facts
@@ -43,7 +43,7 @@ WHERE e.type IN ('transaction.created', 'transaction.reversal_created', 'transac
   'transaction.reversed', 'transaction.updated', 'period.reopened', 'account.created', 'account.closed',
   'account.classification_changed', 'reserve.swept', 'reserve.released', 'reserve.clawed')
 UNION ALL
-SELECT pc.id::text, pc.ledger_id, 'period.closed', pc.id::text, pc.xid, pc.log_seq, pc.created_at,
+SELECT pc.id, pc.ledger_id, 'period.closed', pc.id::text, pc.xid, pc.log_seq, pc.created_at,
   jsonb_build_object('period_start', ledger_log_time(pc.period_start), 'period_end', ledger_log_time(pc.period_end), 'closed_by', pc.closed_by_label,
     'forced', pc.forced, 'forced_by', pc.forced_by_label, 'trial_balance', pc.trial_balance)
 FROM period_closes pc;
