@@ -136,7 +136,9 @@ export class LogStore {
   entries(em: EntityManager, logId: string, page: { afterIndex: number; limit: number; resourceId?: string }): Promise<LogEntryRow[]> {
     return em.query(
       `SELECT ${ENTRY_COLUMNS} FROM log_entries
-       WHERE log_id = $1 AND index > $2 AND ($4::text IS NULL OR resource_id = $4) ORDER BY index LIMIT $3`,
+       WHERE log_id = $1 AND index > $2 AND ($4::text IS NULL OR resource_id = $4)
+       -- Qualified: the bare name is the text output column, which would put 10 before 2.
+       ORDER BY log_entries.index LIMIT $3`,
       [logId, page.afterIndex, page.limit, page.resourceId ?? null],
     );
   }
@@ -172,7 +174,8 @@ export class LogStore {
   /** Newest first, below `beforeSize` when given. */
   checkpoints(em: EntityManager, logId: string, page: { beforeSize?: number; limit: number }): Promise<LogCheckpointRow[]> {
     return em.query(
-      `SELECT ${CHECKPOINT_COLUMNS} FROM log_checkpoints WHERE log_id = $1 AND ($2::bigint IS NULL OR tree_size < $2) ORDER BY tree_size DESC LIMIT $3`,
+      `SELECT ${CHECKPOINT_COLUMNS} FROM log_checkpoints WHERE log_id = $1 AND ($2::bigint IS NULL OR log_checkpoints.tree_size < $2)
+       ORDER BY log_checkpoints.tree_size DESC LIMIT $3`,
       [logId, page.beforeSize ?? null, page.limit],
     );
   }
