@@ -147,6 +147,10 @@ describe('Books log: every change to a ledger as a verifiable Merkle log', () =>
     expect(JSON.parse(log[4].leaf as string).facts.postings.map((p: Json) => p.pending)).toEqual([true, true]);
     expect(JSON.parse(log[5].leaf as string).facts.committed).toHaveLength(2);
     for (const e of log) expect(leafOf(e.leaf as string).toString('hex')).toBe(e.leaf_hash);
+    // Once sealed, a transaction names where its creation sits.
+    expect((await api.get(`/transactions/${ids.first}`).expect(200)).body.data.log_index).toBe(3);
+    expect((await api.get(`/transactions?limit=10`).expect(200)).body.data.map((t: Json) => t.log_index).sort()).toEqual([3, 4, 7]);
+    expect((await api.transfer('capital', 'cash', '1').expect(201)).body.data.log_index).toBeNull();
     expect(mth(log.map((e) => hex(e.leaf_hash as string))).toString('hex')).toBe(cp.root_hash);
   });
 

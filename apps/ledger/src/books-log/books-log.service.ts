@@ -75,11 +75,6 @@ export class BooksLogService implements OnApplicationBootstrap, OnApplicationShu
     return this.store.entries(this.dataSource.manager, scope.ledgerId, page);
   }
 
-  /** The sealed indexes of these resources' first entries (a transaction's creation, say). */
-  async indexesOf(scope: LedgerScope, type: string, resourceIds: readonly string[]): Promise<Map<string, number>> {
-    return this.store.indexesOf(this.dataSource.manager, scope.ledgerId, type, resourceIds);
-  }
-
   latestCheckpoint(scope: LedgerScope) {
     return this.store.checkpoints(this.dataSource.manager, scope.ledgerId, { limit: 1 }).then((rows) => rows[0] ?? null);
   }

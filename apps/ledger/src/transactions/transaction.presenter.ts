@@ -10,6 +10,8 @@ export interface TransactionView {
   postings: PostingEntity[];
   refs: ExternalRefRecord[];
   reversedBy: string | null;
+  /** Its creation's index in the ledger's books log; null until sealed (a write's own answer always). */
+  logIndex?: number | null;
   /** With `expand=postings.account`. */
   accounts?: Map<string, CompactAccount>;
   /** With `expand=balances`. */
@@ -71,6 +73,7 @@ export function presentTransaction(v: TransactionView) {
     booking_date: t.bookingDate.toISOString(),
     created_at: t.createdAt.toISOString(),
     updated_at: t.updatedAt.toISOString(),
+    log_index: v.logIndex ?? null,
     ...(v.balances && { balances: v.balances }),
   };
 }

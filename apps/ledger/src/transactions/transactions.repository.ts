@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { preparedQuery } from '@bursar/service-kit';
+import { LogStore, preparedQuery } from '@bursar/service-kit';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { AccountState, AccountStateRow, accountStateOf } from '../books/account-state';
 import { BatchItemResult, ExternalRefRecord } from '../books/engine-batch';
+import { TRANSACTION_CREATION_ENTRIES } from '../books-log/log-entry-types';
 import { LedgerScope } from '../common/mode';
 import { POSTING_COLUMNS } from '../postings/posting.columns';
 import { PostingEntity } from '../postings/posting.entity';
@@ -39,7 +40,11 @@ export interface CorrectionHistory {
 
 @Injectable()
 export class TransactionsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  private readonly log: LogStore;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.log = new LogStore(dataSource);
+  }
 
   /**
    * Checks and writes a batch (its JSON, from writeBatchJson) in one statement,
@@ -132,6 +137,11 @@ export class TransactionsRepository {
   }
 
   /** The reversal (kind reversal) of each of `ids` that has one. */
+  /** Where each transaction's creation sits in the ledger's books log, once sealed (docs/verifiable-records.md). */
+  logIndexesOf(scope: LedgerScope, ids: string[], manager?: EntityManager): Promise<Map<string, number>> {
+    return this.log.indexesOf(manager ?? this.dataSource.manager, scope.ledgerId, TRANSACTION_CREATION_ENTRIES, ids);
+  }
+
   async reversalsOf(scope: LedgerScope, ids: string[], manager?: EntityManager): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
     const rows: { id: string; reverses: string }[] = await (manager ?? this.dataSource).query(

@@ -313,11 +313,12 @@ export class TransactionsService {
       () => this.transactions.postingsOf(scope, ids, manager),
       () => this.transactions.refsOf(scope, ids, manager),
       () => this.transactions.reversalsOf(scope, ids, manager),
+      () => this.transactions.logIndexesOf(scope, ids, manager),
     ] as const;
     // One connection (a transaction's) runs one query at a time; the pool runs them in parallel.
-    const [postings, refs, reversals] = manager
-      ? [await reads[0](), await reads[1](), await reads[2]()]
-      : await Promise.all([reads[0](), reads[1](), reads[2]()]);
+    const [postings, refs, reversals, logIndexes] = manager
+      ? [await reads[0](), await reads[1](), await reads[2](), await reads[3]()]
+      : await Promise.all([reads[0](), reads[1](), reads[2](), reads[3]()]);
     const accountIds = [...new Set(postings.map((p) => p.accountId))];
     const accounts = expand.size > 0 ? await this.transactions.readAccounts(scope, accountIds) : new Map<string, AccountState>();
     return transactions.map((t) => {
@@ -328,6 +329,7 @@ export class TransactionsService {
         postings: own,
         refs: refs.filter((r) => r.transactionId === t.id),
         reversedBy: reversals.get(t.id) ?? null,
+        logIndex: logIndexes.get(t.id) ?? null,
         ...(expand.has('postings.account') && { accounts: new Map(touched.map((a) => [a.id, compactAccount(a)])) }),
         ...(expand.has('balances') && { balances: balancesOf(touched) }),
       });

@@ -143,12 +143,12 @@ export class LogStore {
     );
   }
 
-  /** The index of each resource's first entry of `type`; resources not yet sealed are left out. */
-  async indexesOf(em: EntityManager, logId: string, type: string, resourceIds: readonly string[]): Promise<Map<string, number>> {
+  /** The index of each resource's first entry of one of `types`; resources not yet sealed are left out. */
+  async indexesOf(em: EntityManager, logId: string, types: readonly string[], resourceIds: readonly string[]): Promise<Map<string, number>> {
     if (resourceIds.length === 0) return new Map();
     const rows: { resource_id: string; index: string }[] = await em.query(
-      `SELECT resource_id, min(index)::text AS index FROM log_entries WHERE log_id = $1 AND type = $2 AND resource_id = ANY($3::text[]) GROUP BY resource_id`,
-      [logId, type, resourceIds],
+      `SELECT resource_id, min(index)::text AS index FROM log_entries WHERE log_id = $1 AND type = ANY($2::text[]) AND resource_id = ANY($3::text[]) GROUP BY resource_id`,
+      [logId, types, resourceIds],
     );
     return new Map(rows.map((r) => [r.resource_id, Number(r.index)]));
   }

@@ -35,6 +35,12 @@ export class TransactionResponse {
   @ApiProperty({ format: 'date-time' }) booking_date: string;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: "Index of its creation in the ledger's books log (GET /ledger/v1/log/entries); null until sealed, so always null in the write's own answer",
+  })
+  log_index: number | null;
   @ApiPropertyOptional({ type: [BalanceResponse], description: 'With expand=balances: every touched account after the write' })
   balances?: BalanceResponse[];
 }
