@@ -3,6 +3,7 @@ import { compactVerify, createLocalJWKSet, exportJWK, generateKeyPair, SignJWT }
 import request from 'supertest';
 import { DataSource, EntityManager } from 'typeorm';
 import { runLedgerAdmin } from '../src/admin/ledger-admin';
+import { verifyRemoteLog } from '../../../tools/verify-log/src/remote-verifier';
 import { BooksApi, Json, startBooksApp } from './books-api';
 import { LedgerTestApp } from './ledger-test-app';
 
@@ -283,5 +284,31 @@ describe('Books log: every change to a ledger as a verifiable Merkle log', () =>
       expect(found.logs[0].findings).toEqual([expect.objectContaining({ problem, tree_size: cp.tree_size })]);
     }
     expect(await verify()).toMatchObject({ ok: true });
+  });
+
+  it('the standalone verifier checks a saved checkpoint, the latest one and a resource from the API alone', async () => {
+    const server = t.app.getHttpServer();
+    if (!server.listening) await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const remote = { baseUrl: `http://127.0.0.1:${server.address().port}`, logPath: '/ledger/v1/log', jwksPath: '/ledger/v1/log/jwks.json', token: api.token };
+    const saved = await checkpoint();
+    const later = (await api.transfer('capital', 'cash', '3').expect(201)).body.data.id;
+    await checkpoint();
+    const good = await verifyRemoteLog(remote, saved.token, [ids.first, later]);
+    expect(good).toMatchObject({ ok: true, consistent: true, problems: [] });
+    expect(good.resources[0].entries.map((e) => e.type)).toEqual(['transaction.created', 'transaction.updated']);
+    expect(good.resources[1].entries).toEqual([expect.objectContaining({ type: 'transaction.created', included: true, leaf_ok: true })]);
+
+    // A server that rewrote an old entry can no longer prove the old tree is part of the new one.
+    const rewrite = (em: EntityManager) => em.query(`UPDATE log_entries SET leaf_hash = sha256(leaf_hash) WHERE log_id = $1 AND index = 3`, [api.client.ledgerId]);
+    const [{ leaf_hash: original }] = await db.query(`SELECT leaf_hash FROM log_entries WHERE log_id = $1 AND index = 3`, [api.client.ledgerId]);
+    await db.transaction(rewrite);
+    try {
+      const bad = await verifyRemoteLog(remote, saved.token, [ids.first]);
+      expect(bad.ok).toBe(false);
+      expect(bad.consistent).toBe(false);
+      expect(bad.problems).toEqual(expect.arrayContaining([expect.stringContaining('does not extend the saved one'), expect.stringContaining(`entry 3 of ${ids.first}`)]));
+    } finally {
+      await db.query(`UPDATE log_entries SET leaf_hash = $2 WHERE log_id = $1 AND index = 3`, [api.client.ledgerId, original]);
+    }
   });
 });
