@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { compactVerify, createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import request from 'supertest';
 import { DataSource, EntityManager } from 'typeorm';
+import { verifyRemoteLog } from '@bursar/service-kit';
 import { runLedgerAdmin } from '../src/admin/ledger-admin';
-import { verifyRemoteLog } from '../../../tools/verify-log/src/remote-verifier';
 import { BooksApi, Json, startBooksApp } from './books-api';
 import { LedgerTestApp } from './ledger-test-app';
 

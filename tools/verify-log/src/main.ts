@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { verifyRemoteLog } from './remote-verifier';
+import { verifyRemoteLog } from '@bursar/service-kit';
 
 const USAGE = `pnpm verify-log --url <origin> [--checkpoint <file>] [--resource <id>]... [--save <file>]
                 [--workspace <slug>] [--token <bearer>]

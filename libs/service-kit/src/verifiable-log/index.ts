@@ -5,3 +5,4 @@ export * from './log-sealer';
 export * from './log-proofs';
 export * from './log-verifier';
 export * from './log-tables';
+export * from './remote-log-verifier';

@@ -12,7 +12,7 @@ export class ListLogEntriesQuery extends LedgerSelectionQuery {
   @IsInt()
   @Min(-1)
   @Max(MAX_SIZE)
-  after: number = -1;
+  after = -1;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100 })
   @IsOptional()
@@ -20,7 +20,7 @@ export class ListLogEntriesQuery extends LedgerSelectionQuery {
   @IsInt()
   @Min(1)
   @Max(1000)
-  limit: number = 100;
+  limit = 100;
 
   @ApiPropertyOptional({ description: "Only entries about this resource (a transaction's id, an account's, a period close's)" })
   @IsOptional()
@@ -41,7 +41,7 @@ export class ListLogCheckpointsQuery extends LedgerSelectionQuery {
   @IsInt()
   @Min(1)
   @Max(200)
-  limit: number = 50;
+  limit = 50;
 }
 
 export class InclusionProofQuery extends LedgerSelectionQuery {
