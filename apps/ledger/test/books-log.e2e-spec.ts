@@ -311,4 +311,23 @@ describe('Books log: every change to a ledger as a verifiable Merkle log', () =>
       await db.query(`UPDATE log_entries SET leaf_hash = $2 WHERE log_id = $1 AND index = 3`, [api.client.ledgerId, original]);
     }
   });
+
+  it('still verifies after a lawful anonymization, vouching for erased metadata by the leaves sealed before it', async () => {
+    const tenant = await BooksApi.start(t);
+    await tenant.account('client:jane', 'liability', 'USD', { metadata: { email: 'jane@example.com' }, counterparty_ref: 'cp-jane' });
+    await tenant.account('bank', 'asset');
+    await tenant.transfer('client:jane', 'bank', '40', 'USD', { metadata: { payer: 'Jane Roe' } }).expect(201);
+    await tenant.post('/log/checkpoints').expect(201);
+    await tenant.post('/tenants/me/anonymize', { confirm: 'ANONYMIZE', reason: 'erasure request' }, null).expect(202);
+    const check = async () => (await runLedgerAdmin(['verify-log', '--ledger', tenant.client.ledgerId], db)) as { ok: boolean; logs: { erased_entries: number; findings: Json[] }[] };
+    expect(await check()).toMatchObject({ ok: true, logs: [{ erased_entries: 2, findings: [] }] });
+    // Amounts were never erasable.
+    await db.transaction(async (em) => {
+      await em.query(`SET LOCAL session_replication_role = replica`);
+      await em.query(`UPDATE postings SET amount = 41 WHERE ledger_id = $1 AND account_id = 'bank'`, [tenant.client.ledgerId]);
+    });
+    const broken = await check();
+    expect(broken.ok).toBe(false);
+    expect(broken.logs[0].findings).toEqual(expect.arrayContaining([expect.objectContaining({ problem: 'leaf_mismatch', detail: expect.stringContaining('facts.postings.0.amount') })]));
+  });
 });

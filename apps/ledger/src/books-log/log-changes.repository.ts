@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { canonicalJson, sha256Hex } from '@bursar/crypto';
-import { COMMIT_FRONTIER_SQL, type LogChange, type LogPosition, type LogSource } from '@bursar/service-kit';
+import { COMMIT_FRONTIER_SQL, type LogChange, type LogErasure, type LogPosition, type LogSource } from '@bursar/service-kit';
 
 interface ChangeRow {
   source_id: string;
@@ -21,6 +21,9 @@ const COLUMNS = 'c.source_id::text AS source_id, c.log_id, c.type, c.resource_id
  * close's trial balance (one row per account). The leaf holds their digest, `<name>_digest`.
  */
 const DIGESTED = ['metadata', 'trial_balance'];
+
+/** What an anonymization changes in facts: the metadata (so its digest) and party references. */
+const ERASABLE = ['facts.metadata_digest', 'facts.counterparty_ref', 'facts.sender_party_id', 'facts.recipient_party_id'];
 
 function toChange(row: ChangeRow): LogChange {
   const facts: Record<string, unknown> = {};
@@ -63,6 +66,15 @@ export class LogChangesRepository implements LogSource {
       upTo.seq,
     ]);
     return row.n;
+  }
+
+  /** An anonymization empties metadata and redacts party references (anonymization module) in every ledger of the tenant's mode. */
+  async erasure(em: EntityManager, ledgerId: string): Promise<LogErasure | null> {
+    const [row] = await em.query(
+      `SELECT max(a.anonymized_at) AS at FROM anonymizations a JOIN ledgers l ON l.organization_id = a.organization_id AND l.mode = a.mode WHERE l.id = $1`,
+      [ledgerId],
+    );
+    return row.at ? { members: ERASABLE, before: row.at } : null;
   }
 
   /** Every ledger of the deployment, whether its log has begun or not: what a whole check covers. */

@@ -31,4 +31,15 @@ export interface LogSource {
   rebuild(em: EntityManager, logId: string, sourceIds: readonly string[]): Promise<Map<string, LogChange>>;
   /** How many of a log's changes sit at or before `upTo`: what a complete log holds once sealed that far. */
   countUpTo(em: EntityManager, logId: string, upTo: LogPosition): Promise<number>;
+  /**
+   * A lawful erasure (anonymization) of personal data in this log's rows: the leaf members it may
+   * have changed (`facts.metadata_digest`), in entries committed before `before`. Such entries are
+   * vouched for by the leaf sealed before the erasure; null when nothing was ever erased.
+   */
+  erasure?(em: EntityManager, logId: string): Promise<LogErasure | null>;
+}
+
+export interface LogErasure {
+  members: readonly string[];
+  before: Date;
 }

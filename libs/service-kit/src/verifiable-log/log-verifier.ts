@@ -33,6 +33,8 @@ export interface LogVerification {
   ok: boolean;
   tree_size: number;
   checkpoints_checked: number;
+  /** Entries whose personal data a lawful erasure changed after sealing: vouched for by their sealed leaf. */
+  erased_entries: number;
   findings: LogFinding[];
 }
 
@@ -72,6 +74,8 @@ export async function verifyLog(
   let frontier: MerkleFrontier = EMPTY_FRONTIER;
   let last: LogPosition | null = null;
   let checked = 0;
+  let erased = 0;
+  const erasure = (await source.erasure?.(em, logId)) ?? null;
 
   const checkCheckpoint = async (cp: LogCheckpointRow) => {
     checked++;
@@ -113,9 +117,11 @@ export async function verifyLog(
         add({ ...named, problem: 'source_missing', detail: `the row entry ${index} was sealed from (${entry.source_id}) is gone` });
       } else {
         const leaf = logLeaf(index, change);
-        leafHash = logLeafHash(leaf);
-        if (leaf !== entry.leaf) {
-          add({ ...named, problem: 'leaf_mismatch', detail: `entry ${index} rebuilt from the rows differs in ${differences(entry.leaf, leaf).join(', ')}` });
+        const differ = leaf === entry.leaf ? [] : differences(entry.leaf, leaf);
+        if (differ.length > 0 && erasure && entry.committed_at <= erasure.before && differ.every((m) => erasure.members.includes(m))) erased++;
+        else {
+          leafHash = logLeafHash(leaf);
+          if (differ.length > 0) add({ ...named, problem: 'leaf_mismatch', detail: `entry ${index} rebuilt from the rows differs in ${differ.join(', ')}` });
         }
       }
       frontier = appendLeaf(frontier, leafHash);
@@ -136,5 +142,5 @@ export async function verifyLog(
   if (complete !== frontier.size) {
     add({ problem: 'unsealed_changes', detail: `${complete} changes are final up to the sealer's position, the log holds ${frontier.size}` });
   }
-  return { log_id: logId, ok: findings.length === 0, tree_size: frontier.size, checkpoints_checked: checked, findings };
+  return { log_id: logId, ok: findings.length === 0, tree_size: frontier.size, checkpoints_checked: checked, erased_entries: erased, findings };
 }
