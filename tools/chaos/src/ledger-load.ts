@@ -178,6 +178,44 @@ export async function checkBooks(stack: ChaosStack, writers: LedgerWriters): Pro
 }
 
 /**
+ * The books log after a scenario: every change of the ledger sealed exactly once (one entry per
+ * change, none left out), in commit order, and the whole log verified from the rows by
+ * `ledger:admin verify-log`. Seal lag is how long changes waited to be sealed.
+ */
+export async function checkBooksLog(stack: ChaosStack): Promise<{ checks: Check[]; figures: Record<string, number | string> }> {
+  const signed = await stack.ledgerCall('POST', '/log/checkpoints');
+  const db = stack.ledgerDb;
+  const [counts] = (
+    await db.query(
+      `SELECT (SELECT count(*)::int FROM ledger_log_changes WHERE log_id = $1) AS changes,
+              (SELECT count(*)::int FROM log_entries WHERE log_id = $1) AS entries,
+              (SELECT count(DISTINCT source_id)::int FROM log_entries WHERE log_id = $1) AS sources,
+              (SELECT count(*)::int FROM (SELECT (xid, seq) < lag((xid, seq)) OVER (ORDER BY index) AS back FROM log_entries WHERE log_id = $1) o WHERE back) AS backwards,
+              (SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM sealed_at - committed_at) * 1000) FROM log_entries WHERE log_id = $1) AS lag_p50,
+              (SELECT percentile_disc(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM sealed_at - committed_at) * 1000) FROM log_entries WHERE log_id = $1) AS lag_p99`,
+      [stack.ledgerId],
+    )
+  ).rows;
+  let verified = 'verify-log found nothing';
+  const ok = await stack.ledgerAdmin('verify-log', '--ledger', stack.ledgerId).then(
+    (report: { ok: boolean }) => report.ok,
+    (err: Error) => ((verified = err.message.slice(0, 300)), false),
+  );
+  return {
+    figures: { 'log entries': counts.entries, 'seal lag p50 (ms)': Math.round(counts.lag_p50 ?? 0), 'seal lag p99 (ms)': Math.round(counts.lag_p99 ?? 0) },
+    checks: [
+      check('a checkpoint of the books log is signed after the load', signed.status === 201, `POST /log/checkpoints answered ${signed.status}`),
+      check(
+        'every change sealed exactly once, in commit order',
+        counts.changes === counts.entries && counts.sources === counts.entries && counts.backwards === 0,
+        `${counts.changes} changes, ${counts.entries} entries from ${counts.sources} sources, ${counts.backwards} out of commit order`,
+      ),
+      check('the books log verifies against the rows and its checkpoints', ok, verified),
+    ],
+  };
+}
+
+/**
  * Waits until the receiver holds every event of the ledger at least once and every delivery
  * succeeded (or `timeoutMs` passes); reports missing events, and duplicate receipts from index `from` on.
  */

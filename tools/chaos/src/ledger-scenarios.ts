@@ -1,6 +1,6 @@
 import { call, check, Check, ScenarioResult, sleep, Tally } from './chaos-kit';
 import { ChaosStack } from './chaos-stack';
-import { checkBooks, checkDeliveries, EventsPoller, LedgerWriters } from './ledger-load';
+import { checkBooks, checkBooksLog, checkDeliveries, EventsPoller, LedgerWriters } from './ledger-load';
 import { authorizeMany } from './control-load';
 
 /** How long each part of a scenario lasts: `pnpm chaos:short` runs each for a few seconds. */
@@ -60,6 +60,7 @@ async function ledgerOutcome(
 ): Promise<ScenarioResult> {
   await stack.reconnect();
   const books = await checkBooks(stack, writers);
+  const log = await checkBooksLog(stack);
   const deliveries = await checkDeliveries(stack, t.drainMs, writers.receiptsAtStart);
   return {
     name,
@@ -70,12 +71,13 @@ async function ledgerOutcome(
     lost: books.lost,
     duplicated: books.duplicated,
     partial: books.partial,
-    figures: { ...figures, ...books.figures, ...deliveries.figures, 'answers slower than 2 s': writers.slowAnswers },
+    figures: { ...figures, ...books.figures, ...log.figures, ...deliveries.figures, 'answers slower than 2 s': writers.slowAnswers },
     checks: [
       no500(writers.tally, 'ledger writes', writers.oddities),
       check('5xx answers carry an error code', writers.uncoded5xx === 0, `${writers.uncoded5xx} 5xx answers with code null`),
       ...extra,
       ...books.checks,
+      ...log.checks,
       ...deliveries.checks,
     ],
   };
