@@ -17,8 +17,12 @@ import { BENCH_SERVERS, ledgerBenchClient, overReplicas, percentile, report, run
  *     connections, atomic from 1), each connection sending its next request when the last answered;
  *   - reversals: POST /transactions/{id}/reverse at 1 and 4 connections, each reversing a distinct
  *     transfer made beforehand (in bulk, between slices, outside the clock).
+ *   - sealing: single transfers at 4 and 20 connections with the books log's sealer working and held
+ *     off, in alternating slices (the bench holds the sealer's advisory lock to hold it off, and lets
+ *     it catch up, off the clock, before the next slice); seal lag (sealed_at - committed_at) of the
+ *     sealing slices' transactions, p50 and p99.
  * BENCH_SECONDS (default 10) per scenario; BENCH_ONLY (comma list of baseline, 1, 4, 20, hot,
- * bulk, reversal, or one run of those two: bulk:1, bulk:4, bulk:atomic, reversal:1, reversal:4; default all);
+ * bulk, reversal, seal, or one run of those: bulk:1, bulk:4, bulk:atomic, reversal:1, reversal:4, seal:4, seal:20; default all);
  * BENCH_REPLICAS (default 1): service processes on one database, each scenario's clients shared out
  * between them (latencies are the worst replica's); replica r > 0 writes its profile to <file>.r. Each scenario also reports the cost of an operation that
  * does not depend on how loaded the machine is: the service's database round trips and the
@@ -45,7 +49,7 @@ const settings = toolSettings({
     BENCH_SECONDS: { help: 'seconds per scenario', default: '10' },
     BENCH_SLICES: { help: 'alternating HTTP and in-database slices per scenario', default: '3' },
     BENCH_ONLY: {
-      help: 'comma list of baseline, 1, 4, 20, hot, bulk (bulk:1, bulk:4, bulk:atomic), reversal (reversal:1, reversal:4) (default all)',
+      help: 'comma list of baseline, 1, 4, 20, hot, bulk (bulk:1, bulk:4, bulk:atomic), reversal (reversal:1, reversal:4), seal (seal:4, seal:20) (default all)',
     },
     BENCH_REPLICAS: { help: 'service processes on one database, each scenario\'s clients shared out between them', default: '1' },
     ...BENCH_SERVICE_NODE,
@@ -731,6 +735,61 @@ async function checkBooks(pg: Client, ledgerId: string, expected: number, cutOff
   return `${ok ? 'ok' : 'MISMATCH'}: ${count} transactions for ${expected} written by accepted operations (+ up to ${cutOff} cut off), ${problems.length === 0 ? 'books consistent' : problems.join('; ')}`;
 }
 
+const SEALER_LOCK = `hashtextextended('bursar.log_sealer', 0)`;
+
+/** Waits until the sealer has sealed every change of the database (the bench's is the only ledger). */
+async function sealedUp(pg: Client): Promise<void> {
+  for (;;) {
+    const { rows } = await pg.query(`SELECT (SELECT count(*) FROM ledger_log_changes) - (SELECT count(*) FROM log_entries) AS behind`);
+    if (Number(rows[0].behind) === 0) return;
+    await sleep(50);
+  }
+}
+
+/**
+ * Transfers at `connections` with the sealer working and held off, in alternating slices; the
+ * ratio of the two rates is what sealing costs a write, and the lag is how far behind it runs.
+ */
+async function sealingComparison(dbUrl: string, pg: Client, baseUrls: string[], token: string, accounts: string[], connections: number): Promise<{ written: number; cutOff: number }> {
+  const holder = new Client({ connectionString: dbUrl });
+  await holder.connect();
+  const on = { ok: 0, duration: 0, p99: 0 };
+  const off = { ok: 0, duration: 0, p99: 0 };
+  const lags: number[] = [];
+  let behindAtEnd = 0;
+  try {
+    for (let slice = 0; slice < slices; slice++) {
+      await holder.query(`SELECT pg_advisory_lock(${SEALER_LOCK})`);
+      const held = await run(baseUrls, token, connections, seconds / slices, transferRequests(accounts));
+      await holder.query(`SELECT pg_advisory_unlock(${SEALER_LOCK})`);
+      Object.assign(off, { ok: off.ok + held.ok, duration: off.duration + held.duration, p99: Math.max(off.p99, held.p99) });
+      await sealedUp(pg);
+      const from = (await pg.query(`SELECT clock_timestamp() AS at`)).rows[0].at;
+      const working = await run(baseUrls, token, connections, seconds / slices, transferRequests(accounts));
+      behindAtEnd = Math.max(behindAtEnd, Number((await pg.query(`SELECT (SELECT count(*) FROM ledger_log_changes) - (SELECT count(*) FROM log_entries) AS n`)).rows[0].n));
+      Object.assign(on, { ok: on.ok + working.ok, duration: on.duration + working.duration, p99: Math.max(on.p99, working.p99) });
+      await sealedUp(pg);
+      const { rows } = await pg.query(`SELECT extract(epoch FROM sealed_at - committed_at) * 1000 AS ms FROM log_entries WHERE committed_at >= $1`, [from]);
+      lags.push(...rows.map((r) => Number(r.ms)));
+    }
+  } finally {
+    await holder.end();
+  }
+  const [onRate, offRate] = [on.ok / on.duration, off.ok / off.duration];
+  report(`books log sealing, ${connections} clients, 50 accounts: sealer working vs held off`, {
+    'transactions/s sealing': onRate,
+    'transactions/s not sealing': offRate,
+    'sealing / not sealing': (onRate / offRate).toFixed(3),
+    'p99 ms sealing': on.p99,
+    'p99 ms not sealing': off.p99,
+    'seal lag p50 ms': percentile(lags, 50),
+    'seal lag p99 ms': percentile(lags, 99),
+    'unsealed changes at a slice end (max)': behindAtEnd,
+  });
+  // Each 2xx wrote one transaction; requests cut off at a slice's end may have written one unanswered.
+  return { written: on.ok + off.ok, cutOff: 2 * slices * connections };
+}
+
 async function main(): Promise<void> {
   const db = await scratchDatabase('ledger');
   const env = {
@@ -867,6 +926,12 @@ async function main(): Promise<void> {
       ratios[scenario.name] = `${ratio}x (${shown(httpRate)} / ${shown(directRate)} ${operation === 'transfer' ? 'transactions' : `${operation}s / ${twinOperation}s`} per second)`;
     }
     if (scenarios.length > 0) report('HTTP / in-database, same run', ratios);
+    for (const connections of [4, 20]) {
+      if (!runs(`seal:${connections}`)) continue;
+      const sealing = await sealingComparison(db.url, pg, baseUrls, token, spread, connections);
+      succeeded += sealing.written;
+      cutOff += sealing.cutOff;
+    }
     succeeded += originals.written - madeBefore;
     report('books after the run', { check: await checkBooks(pg, ledgerId, succeeded, cutOff), synchronous_commit: durability });
   } finally {

@@ -113,11 +113,14 @@ export class LedgerSettings extends WebhookServiceSettings {
   @Min(200)
   LEDGER_EXPORT_STALE_AFTER_MS = 60_000;
 
-  /** How often an idle process seals committed changes into the books log (docs/verifiable-records.md). */
+  /**
+   * How often committed changes are sealed into the books log (docs/verifiable-records.md); a round
+   * that fills a whole batch goes again at once.
+   */
   @ToInt()
   @IsInt()
   @Min(10)
-  LEDGER_LOG_SEAL_INTERVAL_MS = 100;
+  LEDGER_LOG_SEAL_INTERVAL_MS = 200;
 
   /** Changes sealed per database transaction. */
   @ToInt()
