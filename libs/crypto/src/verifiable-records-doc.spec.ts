@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { canonicalJson } from './canonical-json';
 import { consistencyProof, inclusionProof, leafHash, rootOf, verifyConsistency, verifyInclusion } from './merkle-log';
 
 interface Vectors {
@@ -30,6 +31,15 @@ describe('docs/verifiable-records.md test vectors', () => {
     expect(hex(leaves)).toEqual(v.leaves.map((l) => l.leaf_hash));
     expect(v.roots.map((r) => r.tree_size)).toEqual(Array.from({ length: leaves.length + 1 }, (_, n) => n));
     for (const r of v.roots) expect(rootOf(leaves.slice(0, r.tree_size)).toString('hex')).toBe(r.root_hash);
+  });
+
+  it('gives leaves in their canonical form, with the five members of an entry', () => {
+    v.leaves.forEach((l, index) => {
+      const leaf = JSON.parse(l.data) as Record<string, unknown>;
+      expect(canonicalJson(leaf)).toBe(l.data);
+      expect(Object.keys(leaf).sort()).toEqual(['committed_at', 'facts', 'index', 'resource_id', 'type']);
+      expect(leaf.index).toBe(index);
+    });
   });
 
   it('gives the inclusion proof the code makes, and it verifies against the documented root', () => {
