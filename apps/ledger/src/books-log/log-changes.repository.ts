@@ -68,6 +68,15 @@ export class LogChangesRepository implements LogSource {
     return row.n;
   }
 
+  /** Seconds since the oldest committed change after `after` was written: how far the sealer is behind; 0 with none. */
+  async unsealedAgeSeconds(em: EntityManager, after: LogPosition): Promise<number> {
+    const [row] = await em.query(
+      `SELECT coalesce(extract(epoch FROM clock_timestamp() - min(c.committed_at)), 0)::float8 AS seconds FROM ledger_log_changes c WHERE (c.xid, c.seq) > ($1::xid8, $2::bigint)`,
+      [after.xid, after.seq],
+    );
+    return row.seconds;
+  }
+
   /** An anonymization empties metadata and redacts party references (anonymization module) in every ledger of the tenant's mode. */
   async erasure(em: EntityManager, ledgerId: string): Promise<LogErasure | null> {
     const [row] = await em.query(
