@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
@@ -44,34 +45,23 @@ export class ListLogCheckpointsQuery extends LedgerSelectionQuery {
   limit = 50;
 }
 
+/** A required whole number from `min`: an index or a tree size. */
+function LogPosition(min: number, description: string) {
+  return applyDecorators(ApiProperty({ minimum: min, description }), Type(() => Number), IsInt(), Min(min), Max(MAX_SIZE));
+}
+
 export class InclusionProofQuery extends LedgerSelectionQuery {
-  @ApiProperty({ minimum: 0, description: 'The entry to prove' })
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(MAX_SIZE)
+  @LogPosition(0, 'The entry to prove')
   index: number;
 
-  @ApiProperty({ minimum: 1, description: "The tree to prove it in: a checkpoint's tree_size" })
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_SIZE)
+  @LogPosition(1, "The tree to prove it in: a checkpoint's tree_size")
   tree_size: number;
 }
 
 export class ConsistencyProofQuery extends LedgerSelectionQuery {
-  @ApiProperty({ minimum: 0, description: 'The older tree: the tree_size of the checkpoint held' })
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(MAX_SIZE)
+  @LogPosition(0, 'The older tree: the tree_size of the checkpoint held')
   from_size: number;
 
-  @ApiProperty({ minimum: 0, description: 'The newer tree: a later checkpoint\'s tree_size' })
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(MAX_SIZE)
+  @LogPosition(0, "The newer tree: a later checkpoint's tree_size")
   to_size: number;
 }
