@@ -191,6 +191,29 @@ describe('Reconciliation runs', () => {
     expect((await api.events('reconciliation.match_created')).map((e) => (e.data as Json).posting_ids)).toEqual([[kept]]);
   });
 
+  it('skips only the match a live index refuses, writing the rest of its batch one by one', async () => {
+    const api = await books();
+    const hidden = await deposit(api, '410', at('10:00:00'));
+    const kept = await deposit(api, '420', at('10:00:00'));
+    const holder = (await inline(api, { source: 'holder', items: [item('h1', '999', at('10:00:00'))] }).expect(201)).body.data;
+    const [holderRow] = await db.query(`SELECT id FROM external_transactions WHERE source_id = $1`, [holder.source_id]);
+    // Another writer's live match that has not set reconciled_at yet: only the unique index sees it.
+    const [m] = await db.query(
+      `INSERT INTO reconciliation_matches (ledger_id, external_transaction_id, strategy, posting_ids, amount, currency)
+       VALUES ($1, $2, 'exact', ARRAY[$3::bigint], 410, 'USD') RETURNING id`,
+      [api.client.ledgerId, holderRow.id, hidden],
+    );
+    await db.query(`INSERT INTO reconciliation_match_postings (match_id, posting_id, ledger_id) VALUES ($1, $2, $3)`, [m.id, hidden, api.client.ledgerId]);
+
+    const run = (await inline(api, { items: [item('r1', '410', at('10:05:00')), item('r2', '420', at('10:05:00'))] }).expect(201)).body.data;
+    expect(run).toMatchObject({ status: 'completed', matched_count: 1, unmatched_count: 1 });
+    expect(run.matched).toEqual([expect.objectContaining({ external_id: 'r2', posting_id: kept })]);
+    expect(run.unmatched_external).toEqual([expect.objectContaining({ external_id: 'r1' })]);
+    expect((await postingState(hidden)).reconciled_at).toBeNull();
+    const created = await api.events('reconciliation.match_created');
+    expect(created.map((e) => (e.data as Json).posting_ids)).toEqual([[kept]]);
+  });
+
   it('pairs by external reference first, whatever the date, for the exact amount', async () => {
     const api = await books();
     const far = await deposit(api, '500', '2026-02-01T00:00:00Z', { external_refs: [{ rail: 'ach', kind: 'trace', value: 'T-1' }] });

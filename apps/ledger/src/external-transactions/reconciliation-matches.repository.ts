@@ -50,6 +50,9 @@ export interface MatchWriteContext {
 /** Indexes that keep a posting in at most one live match and a row in at most one. */
 const LIVE_MATCH_INDEXES = new Set(['reconciliation_match_postings_live_idx', 'reconciliation_matches_one_live_per_row_idx']);
 
+/** Undoes an attempt and drops its savepoint, so retries do not pile up subtransactions. */
+const UNDO = 'ROLLBACK TO SAVEPOINT match_write; RELEASE SAVEPOINT match_write';
+
 /**
  * The batch as `m(id, row_id, strategy, posting_ids, amount, currency, residual, note, n)` from eight
  * arrays ($1 to $8); $9 to $11 the scope, $12 the run, $13 the time (ISO text), $14 the tolerance,
@@ -171,14 +174,14 @@ export class ReconciliationMatchesRepository {
       ]);
     } catch (err) {
       if (!isUniqueViolation(err, LIVE_MATCH_INDEXES)) throw err;
-      await manager.query('ROLLBACK TO SAVEPOINT match_write');
+      await manager.query(UNDO);
       return 'refused';
     }
     if (lost.rows.length === 0 && lost.postings.length === 0) {
       await manager.query('RELEASE SAVEPOINT match_write');
       return 'written';
     }
-    await manager.query('ROLLBACK TO SAVEPOINT match_write');
+    await manager.query(UNDO);
     return { rows: new Set(lost.rows), postings: new Set(lost.postings) };
   }
 
