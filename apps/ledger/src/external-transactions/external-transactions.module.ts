@@ -20,6 +20,6 @@ import { ReconciliationMatchesRepository } from './reconciliation-matches.reposi
   imports: [AuthModule, EventsModule, LedgersModule, SourcesModule],
   controllers: [ExternalTransactionsController, SourceExternalTransactionsController, PostingReconciliationsController],
   providers: [ExternalTransactionsRepository, ReconciliationMatchesRepository, ExternalTransactionsService],
-  exports: [ExternalTransactionsService],
+  exports: [ExternalTransactionsService, ReconciliationMatchesRepository],
 })
 export class ExternalTransactionsModule {}

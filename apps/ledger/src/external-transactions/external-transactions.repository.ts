@@ -82,12 +82,6 @@ export class ExternalTransactionsRepository {
     return row ?? null;
   }
 
-  /** Moves the (locked) row to `matched` under `matchId`. */
-  async markMatched(manager: EntityManager, scope: LedgerScope, id: string, matchId: string, runId: string | null): Promise<ExternalTransactionRecord> {
-    return this.setState(manager, scope, id, `status = 'matched', matched_at = clock_timestamp(), reconciliation_match_id = $3,
-      reconciliation_run_id = $4, ignored_reason = NULL`, [matchId, runId]);
-  }
-
   /** Back to `open`, free for another match. */
   reopen(manager: EntityManager, scope: LedgerScope, id: string): Promise<ExternalTransactionRecord> {
     return this.setState(manager, scope, id, `status = 'open', matched_at = NULL, reconciliation_match_id = NULL, reconciliation_run_id = NULL`, []);

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
 import { DataSource, EntityManager } from 'typeorm';
-import { isUniqueViolation } from '@bursar/service-kit';
 import { ListPage } from '../common/envelope.interceptor';
 import { LedgerErrors } from '../common/ledger-errors';
 import { LedgerScope } from '../common/mode';
@@ -54,9 +53,6 @@ function notFound(id: string) {
 function notInState(row: ExternalTransactionRecord, needed: 'open' | 'matched') {
   return ExternalTransactionErrors.error('invalid_state', { message: `External transaction ${row.id} is ${row.status}, not ${needed}` });
 }
-
-/** Indexes that keep a posting in at most one live match and a row in at most one. */
-const LIVE_MATCH_INDEXES = new Set(['reconciliation_match_postings_live_idx', 'reconciliation_matches_one_live_per_row_idx']);
 
 /** Signed amount of a posting as matching counts it: a debit adds, a credit subtracts. */
 export function signedPostingAmount(p: { amount: string; direction: 'debit' | 'credit' }): bigint {
@@ -162,42 +158,35 @@ export class ExternalTransactionsService {
 
   /**
    * Ties an open row to postings by hand, in one transaction: the match (strategy manual), its
-   * postings (reconciled_at set), the row (matched) and reconciliation.match_created. The postings
-   * must be this ledger's, posted, unreconciled, in the row's currency, and sum (debit +, credit -)
-   * to the row's amount exactly: else 422 with the residual in the hint. The row is locked first,
-   * then the postings in id order; a posting a concurrent match took is 409 `invalid_state`.
+   * postings (reconciled_at set), the row (matched) and reconciliation.match_created, written the
+   * way a run writes its matches. The postings must be this ledger's, posted, unreconciled, in the
+   * row's currency, and sum (debit +, credit -) to the row's amount exactly: else 422 with the
+   * residual in the hint. The row is locked first, then the postings in id order; a posting or row a
+   * concurrent match took is 409 `invalid_state`.
    */
   async match(scope: LedgerScope, id: string, postingIds: string[], note: string | null): Promise<ReconciliationMatchRecord> {
     if (!isUUID(id)) throw notFound(id);
     const ids = [...new Set(postingIds.map((p) => BigInt(p).toString()))];
-    try {
-      return await this.dataSource.transaction(async (manager) => {
-        const row = await this.rows.find(scope, id, manager, true);
-        if (!row) throw notFound(id);
-        if (row.status !== 'open') throw notInState(row, 'open');
-        const problem = manualMatchProblem(row, ids, await this.matches.lockPostings(manager, scope, ids));
-        if (problem) throw LedgerErrors.error('invalid_request', { ...problem, param: 'posting_ids' });
-        const match = await this.matches.insert(manager, scope, {
-          externalTransactionId: row.id,
-          runId: null,
-          strategy: 'manual',
-          postingIds: ids,
-          amount: row.amount,
-          currency: row.currency,
-          residual: '0',
-          autoResolved: false,
-          note,
-        });
-        await this.rows.markMatched(manager, scope, row.id, match.id, null);
-        await this.events.record(manager, scope, 'reconciliation.match_created', match.id, matchEventPayload(match));
-        return match;
-      });
-    } catch (err) {
-      if (isUniqueViolation(err, LIVE_MATCH_INDEXES)) {
+    return this.dataSource.transaction(async (manager) => {
+      const row = await this.rows.find(scope, id, manager, true);
+      if (!row) throw notFound(id);
+      if (row.status !== 'open') throw notInState(row, 'open');
+      const problem = manualMatchProblem(row, ids, await this.matches.lockPostings(manager, scope, ids));
+      if (problem) throw LedgerErrors.error('invalid_request', { ...problem, param: 'posting_ids' });
+      const [written] = await this.matches.write(
+        manager,
+        scope,
+        [{ rowId: row.id, strategy: 'manual', postingIds: ids, amount: row.amount, currency: row.currency, residual: '0', note }],
+        { runId: null, reference: null, tolerance: '0', at: new Date() },
+      );
+      // Only a live match the locks cannot see (the unique live indexes refused it) gets here.
+      if (!written) {
         throw ExternalTransactionErrors.error('invalid_state', { message: 'A posting or the row was matched by a concurrent request', param: 'posting_ids' });
       }
-      throw err;
-    }
+      const match = await this.matches.find(manager, scope, written.id);
+      if (!match) throw new Error(`reconciliation match ${written.id} vanished inside its own transaction`);
+      return match;
+    });
   }
 
   /** Reverses the row's live match: postings released, row open again, reconciliation.match_reversed. */

@@ -6,16 +6,30 @@ import { LOGGER, retryingTransaction } from '@bursar/service-kit';
 import { LedgerSettings } from '../config/ledger.settings';
 import { LedgerScope } from '../common/mode';
 import { EventsService } from '../events/events.service';
+import { MatchToWrite, ReconciliationMatchesRepository } from '../external-transactions/reconciliation-matches.repository';
+import { LoadedRow, ReconciliationCandidatesRepository } from './reconciliation-candidates.repository';
 import { FoundMatch, MatchPosting, ReconciliationMatcher, RefCandidate } from './reconciliation-matcher';
 import { presentRun, presentUnmatchedRow } from './reconciliation-run.presenter';
 import type { RunRecord } from './reconciliation-run.record';
-import { LoadedRow, ReconciliationRunsRepository, WrittenMatch } from './reconciliation-runs.repository';
+import { ReconciliationRunsRepository } from './reconciliation-runs.repository';
 
 /** A run that keeps failing (a crash every time, say) is given up after this many attempts. */
 export const MAX_RUN_ATTEMPTS = 3;
 /** Matches written per transaction, and transactions written at once. */
 const WRITE_BATCH = 5000;
 const WRITERS = 2;
+
+function toWrite(found: FoundMatch): MatchToWrite {
+  return {
+    rowId: found.row.id,
+    strategy: found.pass,
+    postingIds: found.postings.map((p) => p.id),
+    amount: found.row.amount.toString(),
+    currency: found.row.currency,
+    residual: found.residual.toString(),
+    note: null,
+  };
+}
 
 /**
  * Executes a claimed (running) run: reads its open rows and the candidate postings, matches them in
@@ -28,6 +42,8 @@ export class ReconciliationRunExecutor {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly runs: ReconciliationRunsRepository,
+    private readonly candidates: ReconciliationCandidatesRepository,
+    private readonly matches: ReconciliationMatchesRepository,
     private readonly events: EventsService,
     private readonly settings: LedgerSettings,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -56,20 +72,21 @@ export class ReconciliationRunExecutor {
 
   private async complete(scope: LedgerScope, run: RunRecord): Promise<void> {
     const { rows, found } = await this.match(scope, run);
-    const now = new Date();
+    const context = { runId: run.id, reference: run.externalReference, tolerance: run.autoResolveBelow, at: new Date() };
     const batches: FoundMatch[][] = [];
     for (let i = 0; i < found.length; i += WRITE_BATCH) batches.push(found.slice(i, i + WRITE_BATCH));
-    const written: WrittenMatch[] = [];
+    const matchedRows = new Set<string>();
     // Batches touch disjoint rows and postings, so writers never wait on each other; each commits its matches with their events.
     let next = 0;
     const writer = async () => {
       while (next < batches.length) {
         const batch = batches[next++];
-        written.push(...(await retryingTransaction(this.dataSource, (m) => this.runs.writeMatches(m, scope, run, batch, now))));
+        const written = await retryingTransaction(this.dataSource, (m) => this.matches.write(m, scope, batch.map(toWrite), context));
+        for (const w of written) matchedRows.add(w.rowId);
       }
     };
     await Promise.all(Array.from({ length: Math.min(WRITERS, batches.length) }, writer));
-    await retryingTransaction(this.dataSource, (manager) => this.finishWith(manager, scope, run, rows, written));
+    await retryingTransaction(this.dataSource, (manager) => this.finishWith(manager, scope, run, rows, matchedRows));
   }
 
   /**
@@ -77,10 +94,10 @@ export class ReconciliationRunExecutor {
    * candidates no match took are garbage once it returns, before the writes begin.
    */
   private async match(scope: LedgerScope, run: RunRecord): Promise<{ rows: LoadedRow[]; found: FoundMatch[] }> {
-    const rows = await this.runs.openRows(scope, run);
+    const rows = await this.candidates.openRows(scope, run);
     const windowMs = run.windowSeconds * 1000;
-    const byId = new Map((await this.candidates(scope, rows, windowMs)).map((p) => [p.id, p]));
-    const refs: RefCandidate[] = (await this.runs.referenceCandidates(scope, rows)).map(({ rowId, posting }) => {
+    const byId = new Map((await this.candidatePostings(scope, rows, windowMs)).map((p) => [p.id, p]));
+    const refs: RefCandidate[] = (await this.candidates.referenceCandidates(scope, rows)).map(({ rowId, posting }) => {
       const known = byId.get(posting.id);
       if (known) return { rowId, posting: known };
       byId.set(posting.id, posting);
@@ -95,7 +112,7 @@ export class ReconciliationRunExecutor {
   }
 
   /** Candidate postings for the rows: their currencies, the rows' times widened by the window, their accounts when all have one. */
-  private async candidates(scope: LedgerScope, rows: LoadedRow[], windowMs: number): Promise<MatchPosting[]> {
+  private async candidatePostings(scope: LedgerScope, rows: LoadedRow[], windowMs: number): Promise<MatchPosting[]> {
     if (rows.length === 0) return [];
     let min = Infinity;
     let max = -Infinity;
@@ -105,16 +122,15 @@ export class ReconciliationRunExecutor {
     }
     const currencies = [...new Set(rows.map((r) => r.currency))];
     const accounts = rows.every((r) => r.scopeAccount !== null) ? [...new Set(rows.map((r) => r.scopeAccount as string))] : null;
-    return this.runs.candidatePostings(scope, currencies, accounts, new Date(min - windowMs), new Date(max + windowMs));
+    return this.candidates.candidatePostings(scope, currencies, accounts, new Date(min - windowMs), new Date(max + windowMs));
   }
 
-  private async finishWith(manager: EntityManager, scope: LedgerScope, run: RunRecord, rows: LoadedRow[], written: WrittenMatch[]): Promise<void> {
+  private async finishWith(manager: EntityManager, scope: LedgerScope, run: RunRecord, rows: LoadedRow[], matchedRows: Set<string>): Promise<void> {
     // Another process finished it (this one was presumed dead): nothing more to do.
     if (!(await this.runs.lockRunning(manager, scope, run.id))) return;
-    const matchedRows = new Set(written.map((w) => w.match.row.id));
     const unmatched = rows.filter((r) => !matchedRows.has(r.id));
     const withInternal = run.rangeFrom !== null || run.rangeTo !== null;
-    const internal = withInternal ? await this.runs.unreconciledPostings(manager, scope, run.rangeFrom, run.rangeTo, this.internalAccounts(run, rows)) : [];
+    const internal = withInternal ? await this.candidates.unreconciledPostings(manager, scope, run.rangeFrom, run.rangeTo, this.internalAccounts(run, rows)) : [];
     await this.runs.complete(manager, scope, run.id, {
       count: unmatched.length,
       externalJson: JSON.stringify(unmatched.map(presentUnmatchedRow)),

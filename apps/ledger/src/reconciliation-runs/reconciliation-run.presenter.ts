@@ -1,4 +1,4 @@
-import type { LoadedRow } from './reconciliation-runs.repository';
+import type { LoadedRow } from './reconciliation-candidates.repository';
 import type { RunRecord } from './reconciliation-run.record';
 
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -4,6 +4,7 @@ import { EventsModule } from '../events/events.module';
 import { ExternalTransactionsModule } from '../external-transactions/external-transactions.module';
 import { LedgersModule } from '../ledgers/ledgers.module';
 import { SourcesModule } from '../sources/sources.module';
+import { ReconciliationCandidatesRepository } from './reconciliation-candidates.repository';
 import { ReconciliationRunExecutor } from './reconciliation-run.executor';
 import { ReconciliationRunQueue } from './reconciliation-run.queue';
 import { ReconciliationRunsController } from './reconciliation-runs.controller';
@@ -14,6 +15,6 @@ import { ReconciliationRunsService } from './reconciliation-runs.service';
 @Module({
   imports: [AuthModule, LedgersModule, EventsModule, SourcesModule, ExternalTransactionsModule],
   controllers: [ReconciliationRunsController],
-  providers: [ReconciliationRunsRepository, ReconciliationRunExecutor, ReconciliationRunQueue, ReconciliationRunsService],
+  providers: [ReconciliationRunsRepository, ReconciliationCandidatesRepository, ReconciliationRunExecutor, ReconciliationRunQueue, ReconciliationRunsService],
 })
 export class ReconciliationRunsModule {}

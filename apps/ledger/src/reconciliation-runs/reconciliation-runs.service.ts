@@ -14,6 +14,7 @@ import { ReconciliationRunErrors } from './reconciliation-run-errors';
 import { ReconciliationRunExecutor } from './reconciliation-run.executor';
 import { ReconciliationRunQueue } from './reconciliation-run.queue';
 import type { NewRun, RunRecord } from './reconciliation-run.record';
+import { ReconciliationCandidatesRepository } from './reconciliation-candidates.repository';
 import { ReconciliationRunsRepository } from './reconciliation-runs.repository';
 
 function runInProgress(source: SourceRecord) {
@@ -36,6 +37,7 @@ export class ReconciliationRunsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly runs: ReconciliationRunsRepository,
+    private readonly candidates: ReconciliationCandidatesRepository,
     private readonly executor: ReconciliationRunExecutor,
     private readonly queue: ReconciliationRunQueue,
     private readonly sources: SourcesService,
@@ -68,7 +70,7 @@ export class ReconciliationRunsService {
     const range = this.range(body);
     const source = await this.sources.get(scope, sourceId);
     const limit = this.settings.LEDGER_RECONCILIATION_SYNC_ROW_LIMIT;
-    const open = await this.runs.countOpenRows(scope, source.id, range.from, range.to, limit + 1);
+    const open = await this.candidates.countOpenRows(scope, source.id, range.from, range.to, limit + 1);
     const run = this.newRun(source, body, range, open, null);
     const id = await this.runs.insert(this.dataSource.manager, scope, run);
     if (!id) throw runInProgress(source);

@@ -1,0 +1,47 @@
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { expectBurstFannedOutOnce, expectLateCommitDelivered, RelayProbe, webhookTestEnv } from '@bursar/testing';
+import { WebhookEventsService } from '../../src/webhooks/webhook-events.service';
+import { bearer, createWorkspace } from '../control-fixtures';
+import { ControlTestApp, startControlTestApp } from '../control-test-app';
+import { startTestIdentityProvider, TestIdentityProvider } from '../test-identity-provider';
+
+/**
+ * Control's outbox relay when commits land out of order: an event whose transaction drew an
+ * earlier seq and committed later is still fanned out, once. (Control serves no events feed; its
+ * events reach clients only through this relay.)
+ */
+describe('Control webhook relay with late commits', () => {
+  let idp: TestIdentityProvider;
+  let t: ControlTestApp;
+  let db: DataSource;
+  let workspaceId: string;
+
+  beforeAll(async () => {
+    idp = await startTestIdentityProvider(['owner']);
+    t = await startControlTestApp('relay_order', { ...idp.env, ...webhookTestEnv('control-relay-order') });
+    db = t.app.get(DataSource);
+    const owner = await idp.token('owner');
+    workspaceId = (await createWorkspace(t.app, owner, { name: 'Relay', slug: 'relay' })).id;
+    await request(t.app.getHttpServer())
+      .post('/control/v1/workspaces/relay/webhook_endpoints')
+      .set(bearer(owner))
+      .send({ url: 'http://127.0.0.1:9/hook' })
+      .expect(201);
+  }, 30_000);
+  afterAll(async () => {
+    await t.close();
+    await idp.close();
+  });
+
+  const probe = (): RelayProbe => ({
+    db,
+    write: (m) => t.app.get(WebhookEventsService).emit(m, workspaceId, 'budget.low', {}),
+    unrelayedCount: async () =>
+      (await db.query(`SELECT count(*)::int AS n FROM webhook_events WHERE workspace_id = $1 AND relayed_at IS NULL`, [workspaceId]))[0].n,
+  });
+
+  it('delivers an earlier-seq event that commits after the relay has handled a later one', () => expectLateCommitDelivered(probe()));
+
+  it('fans out every event exactly once while many commits land out of order', () => expectBurstFannedOutOnce(probe()), 30_000);
+});

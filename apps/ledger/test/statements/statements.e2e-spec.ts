@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import { writeFile, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { OperatorUsageError } from '@bursar/service-kit';
+import { runLedgerAdmin } from '../../src/admin/ledger-admin';
+import { DataSource } from 'typeorm';
+import { BooksApi, Json, startBooksApp } from '../books-api';
+import { LedgerTestApp } from '../ledger-test-app';
+
+const CAMT = `<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt><GrpHdr><MsgId>M1</MsgId><CreDtTm>2026-11-04T06:00:00Z</CreDtTm></GrpHdr>
+<Stmt><Id>S1</Id><Acct><Id><Othr><Id>CHK-1</Id></Othr></Id><Ccy>USD</Ccy></Acct>
+<Bal><Tp><CdOrPrtry><Cd>OPBD</Cd></CdOrPrtry></Tp><Amt Ccy="USD">0.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-11-01</Dt></Dt></Bal>
+<Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="USD">205.40</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-11-03</Dt></Dt></Bal>
+<Ntry><Amt Ccy="USD">250.40</Amt><CdtDbtInd>CRDT</CdtDbtInd><BookgDt><Dt>2026-11-02</Dt></BookgDt><ValDt><Dt>2026-11-02</Dt></ValDt><AcctSvcrRef>CAMT-1</AcctSvcrRef>
+<NtryDtls><TxDtls><Refs><EndToEndId>E2E-1</EndToEndId></Refs><RltdPties><Dbtr><Pty><Nm>Zoë Müller</Nm></Pty></Dbtr></RltdPties><RmtInf><Ustrd>Grüße</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>
+<Ntry><Amt Ccy="USD">45.00</Amt><CdtDbtInd>DBIT</CdtDbtInd><BookgDt><Dt>2026-11-03</Dt></BookgDt><AcctSvcrRef>CAMT-2</AcctSvcrRef></Ntry>
+</Stmt></BkToCstmrStmt></Document>`;
+
+const MT940 = [':20:S1', ':25:CHK-1', ':28C:1/1', ':60F:C261101USD0,', ':61:2611021102C10,00NTRFNONREF//MT-1', ':86:Zahlung Köln', ':62F:C261102USD10,00', '-'].join('\r\n');
+
+const BAI2 = ['01,B,C,261102,0600,1,,,2/', '02,C,B,1,261102,2400,USD,2/', '03,CHK-1,USD,010,0,,,015,1100,,/', '16,175,1100,Z,BAI-1,,Deposit/', '49,2200,3/', '98,2200,1,5/', '99,2200,1,7/'].join('\n');
+
+const OFX = `OFXHEADER:100
+DATA:OFXSGML
+VERSION:102
+
+<OFX><BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STMTRS><CURDEF>USD<BANKACCTFROM><BANKID>1<ACCTID>CHK-1<ACCTTYPE>CHECKING</BANKACCTFROM>
+<BANKTRANLIST><DTSTART>20261101<DTEND>20261102<STMTTRN><TRNTYPE>CREDIT<DTPOSTED>20261102<TRNAMT>12.00<FITID>OFX-1<NAME>Acme</STMTTRN></BANKTRANLIST>
+<LEDGERBAL><BALAMT>12.00<DTASOF>20261102</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>`;
+
+const CSV = 'Date;Amount;Ref;Text\n02.11.2026;13,00;CSV-1;Überweisung\n';
+
+describe('Statement imports', () => {
+  let t: LedgerTestApp;
+  let db: DataSource;
+
+  beforeAll(async () => {
+    t = await startBooksApp('statements');
+    db = t.app.get(DataSource);
+  });
+  afterAll(() => t.close());
+
+  async function books(): Promise<{ api: BooksApi; source: { id: string } }> {
+    const api = await BooksApi.start(t);
+    await api.account('bank', 'asset');
+    await api.account('sales', 'revenue');
+    const source = (await api.post('/sources', { name: `bank-${randomUUID()}`, default_account_id: 'bank' }).expect(201)).body.data;
+    return { api, source };
+  }
+
+  function upload(api: BooksApi, sourceId: string, file: string | Buffer, query = '', key: string = randomUUID()) {
+    return api
+      .post(`/sources/${sourceId}/statements${query}`, undefined, key)
+      .set('Content-Type', 'application/octet-stream')
+      .send(Buffer.isBuffer(file) ? file : Buffer.from(file, 'utf8'));
+  }
+
+  async function rows(api: BooksApi, sourceId: string): Promise<Json[]> {
+    return (await api.get(`/external_transactions?source_id=${sourceId}&limit=100`).expect(200)).body.data;
+  }
+
+  it('imports a camt.053 file: entries become external transactions, a re-import creates nothing', async () => {
+    const { api, source } = await books();
+    const res = await upload(api, source.id, CAMT).expect(201);
+    expect(res.body.data).toEqual({
+      object: 'statement_import', id: expect.any(String), source_id: source.id, format: 'camt053',
+      statements: [{ account_reference: 'CHK-1', currency: 'USD', from: '2026-11-01', to: '2026-11-03', opening_balance: '0', closing_balance: '20540', entry_count: 2 }],
+      created_count: 2, replayed_count: 0, error_count: 0, errors: [],
+      balance_checks: [{ account_reference: 'CHK-1', account_id: 'bank', statement_closing: '20540', ledger_balance: '0', difference: '20540' }],
+      created_at: expect.any(String),
+    });
+    const landed = await rows(api, source.id);
+    expect(landed.map((r) => [r.external_id, r.amount, r.currency]).sort()).toEqual([['CAMT-1', '25040', 'USD'], ['CAMT-2', '-4500', 'USD']]);
+    expect(landed.find((r) => r.external_id === 'CAMT-1')).toMatchObject({
+      reference_rail: 'iso20022', reference_kind: 'end_to_end_id', reference_value: 'E2E-1',
+      raw: { counterparty: 'Zoë Müller', remittance: 'Grüße', value_date: '2026-11-02', account_reference: 'CHK-1' },
+    });
+
+    const again = await upload(api, source.id, gzipSync(Buffer.from(CAMT))).set('Content-Encoding', 'gzip').expect(201);
+    expect(again.body.data).toMatchObject({ created_count: 0, replayed_count: 2 });
+    expect(await rows(api, source.id)).toHaveLength(2);
+
+    const list = (await api.get(`/sources/${source.id}/statements`).expect(200)).body;
+    expect(list.data.map((i: Json) => i.id)).toEqual([again.body.data.id, res.body.data.id]);
+    expect((await api.get(`/statements/${res.body.data.id}`).expect(200)).body.data).toEqual(res.body.data);
+    await api.get(`/statements/${randomUUID()}`).expect(404);
+  });
+
+  it('imports MT940, BAI2, OFX and CSV by detection or ?format=', async () => {
+    const { api, source } = await books();
+    expect((await upload(api, source.id, MT940).expect(201)).body.data).toMatchObject({ format: 'mt940', created_count: 1, statements: [{ closing_balance: '1000' }] });
+    expect((await upload(api, source.id, BAI2).expect(201)).body.data).toMatchObject({ format: 'bai2', created_count: 1, statements: [{ closing_balance: '1100' }] });
+    expect((await upload(api, source.id, OFX, '?format=ofx').expect(201)).body.data).toMatchObject({ format: 'ofx', created_count: 1, statements: [{ closing_balance: '1200' }] });
+
+    const refused = await upload(api, source.id, CSV).expect(422);
+    expect(refused.body.error).toMatchObject({ code: 'invalid_statement' });
+    expect(refused.body.error.hint).toMatch(/Date;Amount;Ref;Text|Date, Amount/);
+    const mapping = { delimiter: ';', date_column: 'Date', date_format: 'dd.MM.yyyy', amount_column: 'Amount', currency: 'USD', reference_column: 'Ref', description_column: 'Text', decimal_separator: ',' };
+    await api.patch(`/sources/${source.id}`, { csv_mapping: { ...mapping, date_format: 'nonsense' } }).expect(422);
+    expect((await api.patch(`/sources/${source.id}`, { csv_mapping: mapping }).expect(200)).body.data.csv_mapping).toEqual(mapping);
+    expect((await upload(api, source.id, CSV, '?format=csv').expect(201)).body.data).toMatchObject({ format: 'csv', created_count: 1 });
+
+    const landed = await rows(api, source.id);
+    expect(landed.map((r) => [r.external_id, r.amount]).sort()).toEqual([['BAI-1', '1100'], ['CSV-1', '1300'], ['MT-1', '1000'], ['OFX-1', '1200']]);
+    expect(landed.find((r) => r.external_id === 'CSV-1')?.raw).toMatchObject({ remittance: 'Überweisung' });
+  });
+
+  it('refuses a malformed file with 422 invalid_statement naming where, and stores nothing', async () => {
+    const { api, source } = await books();
+    const cases: [string, RegExp][] = [
+      [CAMT.replace('</Stmt>', ''), /line \d+/],
+      [BAI2.replace('49,2200,3/', '49,2201,3/'), /line 5: account control total/],
+      [MT940.replace(':61:2611021102C', ':61:2611021102X'), /line 5: :61:/],
+      [OFX.replace('<FITID>OFX-1', ''), /FITID is missing/],
+    ];
+    for (const [file, hint] of cases) {
+      const res = await upload(api, source.id, file).expect(422);
+      expect(res.body.error).toMatchObject({ code: 'invalid_statement' });
+      expect(res.body.error.hint).toMatch(hint);
+    }
+    await upload(api, source.id, CAMT, '?format=pdf').expect(422);
+    // Over 50 MB, sent as is or inflating from gzip, is refused with an answer (not a dropped connection).
+    const tooBig = Buffer.alloc(50 * 1024 * 1024 + 1, 0x20);
+    expect((await upload(api, source.id, tooBig).expect(422)).body.error).toMatchObject({ code: 'invalid_request', param: 'body' });
+    expect((await upload(api, source.id, gzipSync(tooBig)).expect(422)).body.error).toMatchObject({ code: 'invalid_request', param: 'body' });
+    expect((await upload(api, source.id, gzipSync(Buffer.from(CAMT)).subarray(0, 40)).expect(422)).body.error).toMatchObject({ param: 'body' });
+    expect(await rows(api, source.id)).toEqual([]);
+    const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM statement_imports WHERE source_id = $1`, [source.id]);
+    expect(n).toBe(0);
+  });
+
+  it('reports entries ingest refuses as item errors while the others land', async () => {
+    const { api, source } = await books();
+    const res = await upload(api, source.id, CAMT.replace('<Amt Ccy="USD">45.00</Amt>', '<Amt Ccy="USD">0.00</Amt>')).expect(201);
+    expect(res.body.data).toMatchObject({ created_count: 1, error_count: 1, errors: [{ code: 'invalid_request', param: 'entries[1].amount', external_id: 'CAMT-2' }] });
+  });
+
+  it('checks the closing balance against the account at the statement end date; a difference emits reconciliation.balance_mismatch', async () => {
+    const { api, source } = await books();
+    await api.account('rent', 'expense');
+    await api.transfer('sales', 'bank', '25040', 'USD', { value_date: '2026-11-02T00:00:00Z' }).expect(201);
+    await api.transfer('bank', 'rent', '4500', 'USD', { value_date: '2026-11-03T12:00:00Z' }).expect(201);
+    // After the statement's end: not in the balance it is compared with.
+    await api.transfer('sales', 'bank', '999', 'USD', { value_date: '2026-11-04T00:00:00Z' }).expect(201);
+    const agreed = (await upload(api, source.id, CAMT).expect(201)).body.data;
+    expect(agreed.balance_checks).toEqual([{ account_reference: 'CHK-1', account_id: 'bank', statement_closing: '20540', ledger_balance: '20540', difference: '0' }]);
+    expect(await api.events('reconciliation.balance_mismatch')).toEqual([]);
+
+    const off = (await upload(api, source.id, CAMT.replace('205.40', '205.00')).expect(201)).body.data;
+    expect(off.balance_checks).toEqual([{ account_reference: 'CHK-1', account_id: 'bank', statement_closing: '20500', ledger_balance: '20540', difference: '-40' }]);
+    const [event] = await api.events('reconciliation.balance_mismatch');
+    expect(event).toMatchObject({ type: 'reconciliation.balance_mismatch', data: { statement_import_id: off.id, source_id: source.id, difference: '-40', account_id: 'bank' } });
+  });
+
+  it('lets a source run match imported rows to postings', async () => {
+    const { api, source } = await books();
+    await api.transfer('sales', 'bank', '25040', 'USD', { value_date: '2026-11-02T00:00:00Z' }).expect(201);
+    const imported = (await upload(api, source.id, CAMT).expect(201)).body.data;
+    expect(imported.balance_checks).toMatchObject([{ ledger_balance: '25040', difference: '-4500' }]);
+    const run = (await api.post(`/sources/${source.id}/reconciliation_runs`, {}).expect(201)).body.data;
+    expect(run).toMatchObject({ matched_count: 1, unmatched_count: 1 });
+    const matched = (await rows(api, source.id)).find((r) => r.external_id === 'CAMT-1');
+    expect(matched).toMatchObject({ status: 'matched' });
+  });
+
+  it('replays an idempotent retry of the same file and refuses another file under the key', async () => {
+    const { api, source } = await books();
+    const key = randomUUID();
+    const first = await upload(api, source.id, MT940, '', key).expect(201);
+    const replay = await upload(api, source.id, MT940, '', key).expect(200);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body.data.id).toBe(first.body.data.id);
+    await upload(api, source.id, BAI2, '', key).expect(409);
+  });
+
+  it('imports from a shell: pnpm ledger:admin import-statement --source <id> <file>', async () => {
+    const { api, source } = await books();
+    const file = join(await mkdtemp(join(tmpdir(), 'stmt-')), 'statement.bai2.gz');
+    await writeFile(file, gzipSync(Buffer.from(BAI2)));
+    const printed = await runLedgerAdmin(['import-statement', '--source', source.id, file], db);
+    expect(printed).toMatchObject({ object: 'statement_import', source_id: source.id, format: 'bai2', created_count: 1 });
+    expect((await api.get(`/statements/${printed.id}`).expect(200)).body.data).toEqual(printed);
+    expect((await runLedgerAdmin(['import-statement', '--source', source.id, file], db))).toMatchObject({ created_count: 0, replayed_count: 1 });
+    await expect(runLedgerAdmin(['import-statement', '--source', randomUUID(), file], db)).rejects.toThrow(OperatorUsageError);
+    await expect(runLedgerAdmin(['import-statement', '--source', source.id, '--format', 'pdf', file], db)).rejects.toThrow(/--format must be one of/);
+  });
+});
