@@ -3,9 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { AccountState, accountStateOf } from '../books/account-state';
 import { RefusedPlan, refusalOf } from '../books/book-refusals';
-import { accountsOf, EngineMode, ItemExtras, itemOf, WriteOutcome, writeBatchJson, writtenOf } from '../books/engine-batch';
+import { accountsOf, commitItem, EngineMode, ItemExtras, itemOf, WriteOutcome, writeBatchJson, writtenOf } from '../books/engine-batch';
 import { TransactionPlan } from '../books/transaction-plan';
 import { LedgerScope } from '../common/mode';
+import { PostingEntity } from '../postings/posting.entity';
+import { TransactionEntity } from './transaction.entity';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import { PostingIdPool } from './posting-id-pool';
 import { TransactionsRepository, WRITE_RACED } from './transactions.repository';
@@ -15,6 +17,15 @@ export interface EngineEntry {
   plan: RefusedPlan;
   item: string;
   accounts: string[];
+}
+
+/**
+ * The entry committing `transaction`'s open pending legs: no postings of its own to name in a
+ * refusal, dated as the transaction (a closed period refuses it), locking the legs' accounts.
+ */
+export function commitEntry(transaction: Pick<TransactionEntity, 'id' | 'valueDate'>, openLegs: readonly Pick<PostingEntity, 'accountId'>[]): EngineEntry {
+  const plan: RefusedPlan = { idempotencyKey: null, valueDate: transaction.valueDate, postings: [], conditions: [], externalRefs: [] };
+  return { plan, item: JSON.stringify(commitItem(transaction)), accounts: openLegs.map((p) => p.accountId) };
 }
 
 /** The engine's verdict on one item: accepted (touched accounts as it left them, when asked), or the API error refusing it. */
