@@ -240,7 +240,11 @@ const WRITE_TYPES = {
   ...INTENT_COLUMN_TYPES, a_subject_type: 'text', a_action: 'text', a_snapshot: 'jsonb', a_path: 'text[]', a_actor_type: 'text', a_actor_id: 'text',
   pv_id: 'text', pv_rules: 'jsonb',
 };
-/** The reservation's figure goes into the decision's headroom and, for a replay, into the recorded settlement. */
+/**
+ * The reservation's settlement, written by SQL because only this statement knows the figure: into the
+ * recorded settlement and, as `applySettlement` does with it, into the decision's session headroom
+ * (the decision-agreement spec binds the two forms).
+ */
 const intentValue = (c: (typeof INSERT_COLUMNS)[number]) =>
   c === 'decision'
     ? `CASE WHEN r.before IS NULL THEN q.decision ELSE jsonb_set(q.decision, '{headroom,session_remaining_cents}', to_jsonb(r.before)) END`

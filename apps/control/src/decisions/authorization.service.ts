@@ -6,8 +6,6 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Agent } from '../agents/agent.entity';
 import { AgentKeyErrors } from '../agents/agent-key.errors';
 import { AuditService } from '../audit/audit.service';
-import { Budget } from '../budgets/budget.entity';
-import { BudgetsRepository } from '../budgets/budgets.repository';
 import { notFound } from '../common/control-errors';
 import { CosignService } from '../cosign/cosign.service';
 import { IdempotencyErrors, reusedKey } from '../idempotency/idempotency.errors';
@@ -16,11 +14,12 @@ import { SpendToken } from '../spend-tokens/spend-token.entity';
 import { SpendTokensRepository } from '../spend-tokens/spend-tokens.repository';
 import { PolicyVersionsService } from '../policy-versions/policy-versions.service';
 import { WebhookEventsService } from '../webhooks/webhook-events.service';
-import { AuthorizationRepository, DecisionInputs, IntentAudit } from './authorization.repository';
+import { AuthorizationRepository, BudgetFacts, DecisionInputs, IntentAudit } from './authorization.repository';
 import { Decision, EvaluatedAction, Outcome, outcomeStatus } from './decision';
 import { applySettlement, decide } from './decision-engine';
-import { DecisionCounters, recordedWindows, Settlement as Settled, tokenCounters } from './decision-inputs';
-import { Intent, IntentKind, IntentState } from './intent.entity';
+import { STATE_OF } from './counted-intents';
+import { DecisionCounters, recordedWindows, Settlement, tokenCounters } from './decision-inputs';
+import { Intent, IntentKind } from './intent.entity';
 import { auditNames, presentIntent } from './intent.presenter';
 import { IntentsRepository, NewIntent } from './intents.repository';
 import { ReservationsRepository } from './reservations.repository';
@@ -45,29 +44,40 @@ export interface Authorization {
   replayed: boolean;
 }
 
-const STATE_OF: Record<Outcome, IntentState> = { allowed: 'pending', requires_approval: 'held', denied: 'denied' };
-
-/** What happens to one intent after the evaluation: figures the engine could not know in advance. */
-interface Settlement {
-  decision: Decision;
-  reserved: number;
-  /** Another payment spent the cited token first: the intent is recorded `failed`, nothing held. */
-  lostToken: boolean;
-  /** Recorded with the counters, so a replay applies it too. */
-  settled: Settled | null;
+/** One request through the authorizer. */
+interface Call {
+  agent: Agent;
+  request: AuthorizationRequest;
+  idempotencyKey: string;
+  /** Of the request without its trace id, to tell a retry from another request under the same key. */
+  digest: string;
 }
 
 interface Evaluation {
   action: EvaluatedAction;
-  budget: Pick<Budget, 'id' | 'currency' | 'status' | 'budget_cents' | 'spent_cents' | 'reserved_cents'>;
+  budget: BudgetFacts;
   token: SpendToken | null;
   counters: DecisionCounters;
+  /** As the engine decided it, before any settlement. */
   decision: Decision;
 }
 
+/** The authorization, and the policies whose version it stored (null for a replay). */
+interface Decided {
+  authorization: Authorization;
+  policies: LoadedPolicies | null;
+}
+
 /**
- * Authorizations: evaluate, reserve, cosign and record, all in one transaction, so an intent, its
- * reservation, its audit event and its webhook event exist together or not at all.
+ * Authorizations, on one path: read the inputs in one statement, evaluate them with the engine,
+ * then record the intent with its settlement (what the reservation and the token spend found).
+ *
+ * The path runs first without a transaction (`em` null), where the read and the write are each one
+ * statement shared with concurrent requests; it gives way (null) to the same path in a transaction
+ * for what needs one: a replay, a spend token, a windowed policy (decisions serialise per agent), a
+ * hold (it also emits a webhook event), or a reservation that no longer fits (decided again under
+ * the transaction's lock). In the transaction an intent, its reservation, its audit event and its
+ * webhook event exist together or not at all.
  */
 @Injectable()
 export class AuthorizationService {
@@ -76,7 +86,6 @@ export class AuthorizationService {
     private readonly reads: AuthorizationRepository,
     private readonly intents: IntentsRepository,
     private readonly reservations: ReservationsRepository,
-    private readonly budgets: BudgetsRepository,
     private readonly tokens: SpendTokensRepository,
     private readonly engine: PolicyEngine,
     private readonly cosign: CosignService,
@@ -101,90 +110,87 @@ export class AuthorizationService {
 
   private async authorizeOnce(agent: Agent, request: AuthorizationRequest, idempotencyKey: string): Promise<Authorization> {
     // The trace id is generated when absent, so it cannot tell a retry from a different request.
-    const digest = canonicalDigest('', { ...request, trace_id: null });
-    const direct = request.spend_token_id ? null : await this.authorizeDirectly(agent, request, idempotencyKey, digest);
-    if (direct) return direct;
-    let stored: LoadedPolicies | null = null;
-    const result = await retryingTransaction(this.dataSource, async (em) => {
-      const { authorization, policies } = await this.authorizeInTransaction(em, agent, request, idempotencyKey, digest);
-      stored = policies;
-      return authorization;
-    });
+    const call: Call = { agent, request, idempotencyKey, digest: canonicalDigest('', { ...request, trace_id: null }) };
+    // A spend token is only ever spent in the transaction.
+    const direct = request.spend_token_id ? null : await this.authorizeOn(null, call);
+    // In a transaction the path always decides.
+    const decided = direct ?? ((await retryingTransaction(this.dataSource, (em) => this.authorizeOn(em, call))) as Decided);
     // Only once committed: a rolled back version row must be written again by the next decision.
-    if (stored) this.versions.recorded(agent.workspace_id, stored);
-    return result;
+    if (decided.policies) this.versions.recorded(agent.workspace_id, decided.policies);
+    return decided.authorization;
+  }
+
+  /** The one decision path; with `em` null, null when the request needs the transaction (see the class). */
+  private async authorizeOn(em: EntityManager | null, call: Call): Promise<Decided | null> {
+    const { agent, request } = call;
+    const inputs = await this.reads.inputs(em, inputsQuery(agent, request, call.idempotencyKey));
+    if (!inputs.locked) throw IdempotencyErrors.error('idempotency_conflict');
+    if (inputs.existingId) {
+      if (!em) return null;
+      const existing = await this.intents.find({ workspaceId: agent.workspace_id, kind: request.kind, agentId: agent.id }, inputs.existingId, em);
+      if (existing) {
+        if (existing.request_digest !== call.digest) throw reusedKey();
+        return { authorization: await this.replay(em, existing), policies: null };
+      }
+    }
+    const policies = this.engine.fromJson(inputs.policiesJson);
+    if (!em && policies.compiled.windows.length) return null;
+    const evaluation = await this.evaluate(em, agent, request, inputs, policies);
+    if (!em && evaluation.decision.outcome === 'requires_approval') return null;
+    const authorization = em ? await this.recordInTransaction(em, call, evaluation, policies) : await this.recordDirectly(call, evaluation, policies);
+    return authorization && { authorization, policies };
   }
 
   /**
-   * The common case in two statements and no transaction: one read, one atomic write of the
-   * reservation, intent and audit row. Null for anything that needs the transaction: a replay, a
-   * spend token, a windowed policy (decisions serialise per agent), a hold (it also emits a
-   * webhook event), or a reservation that no longer fits (the transaction decides again).
+   * One statement reserves, inserts the intent and its audit row, and writes the reservation's
+   * settlement into the stored decision (SQL alone knows the figure, atomically with the
+   * reservation). The answer gets the same settlement from `applySettlement`, the definition the
+   * SQL form is bound to by the decision-agreement spec. Null when the reservation no longer fits.
    */
-  private async authorizeDirectly(agent: Agent, request: AuthorizationRequest, idempotencyKey: string, digest: string): Promise<Authorization | null> {
-    const em = this.dataSource.manager;
-    const inputs = await this.reads.inputs(null, inputsQuery(agent, request, idempotencyKey));
-    if (!inputs.locked) throw IdempotencyErrors.error('idempotency_conflict');
-    if (inputs.existingId) return null;
-    const policies = this.engine.fromJson(inputs.policiesJson);
-    if (policies.compiled.windows.length) return null;
-    const { action, budget, counters, decision } = await this.evaluate(em, agent, request, inputs, policies, false);
-    if (decision.outcome === 'requires_approval') return null;
+  private async recordDirectly(call: Call, evaluation: Evaluation, policies: LoadedPolicies): Promise<Authorization | null> {
+    const { agent } = call;
+    const { action, counters, decision } = evaluation;
+    // Reserved by the write, which refuses the whole write when it no longer fits.
     const reserved = decision.outcome === 'allowed' ? action.cost_cents : 0;
-    // The write records the reservation's `reserved_before_cents` in the settlement itself.
-    const { intent, cosignature } = await this.newIntent(agent, request, idempotencyKey, digest, action, budget.id, counters, { decision, reserved, lostToken: false, settled: null });
+    const { intent, cosignature } = await this.newIntent(call, evaluation, null, reserved);
     const written = await this.reads.record(intent, this.auditOf(intent, decision.outcome, agent), this.versions.unrecorded(agent.workspace_id, policies));
     if (!written) return null;
-    this.versions.recorded(agent.workspace_id, policies);
-    if (written.before !== null) decision.headroom.session_remaining_cents = written.before;
-    const recorded: Intent = { ...intent, created_at: written.created_at, updated_at: written.updated_at };
-    return { intent: recorded, decision, status: recorded.http_status, cosignature, replayed: false };
+    const settlement: Settlement | null = written.before === null ? null : { reserved_before_cents: written.before };
+    const settled = applySettlement(intent.decision as unknown as Decision, action, counters, settlement);
+    const recorded: Intent = {
+      ...intent,
+      decision: settled as unknown as Record<string, unknown>,
+      decision_inputs: { ...counters, settlement },
+      created_at: written.created_at,
+      updated_at: written.updated_at,
+    };
+    return { intent: recorded, decision: settled, status: recorded.http_status, cosignature, replayed: false };
   }
 
-  /** The authorization, and the policies whose version it stored (null for a replay). */
-  private async authorizeInTransaction(
-    em: EntityManager,
-    agent: Agent,
-    request: AuthorizationRequest,
-    idempotencyKey: string,
-    digest: string,
-  ): Promise<{ authorization: Authorization; policies: LoadedPolicies | null }> {
-    const inputs = await this.reads.inputs(em, inputsQuery(agent, request, idempotencyKey));
-    if (!inputs.locked) throw IdempotencyErrors.error('idempotency_conflict');
-    const existing = inputs.existingId && (await this.intents.find({ workspaceId: agent.workspace_id, kind: request.kind, agentId: agent.id }, inputs.existingId, em));
-    if (existing) {
-      if (existing.request_digest !== digest) throw reusedKey();
-      return { authorization: await this.replay(em, existing), policies: null };
-    }
-    const policies = this.engine.fromJson(inputs.policiesJson);
-    const { action, budget, token, counters, decision: evaluated } = await this.evaluate(em, agent, request, inputs, policies, true);
-    const settled = await this.settle(em, agent, action, budget, token, counters, evaluated);
-    const { intent: fresh, cosignature } = await this.newIntent(agent, request, idempotencyKey, digest, action, budget.id, counters, settled);
+  /** Settles (reservation, token spend) and records the settled decision, its audit event and, for a hold or a lost race, its webhook event. */
+  private async recordInTransaction(em: EntityManager, call: Call, evaluation: Evaluation, policies: LoadedPolicies): Promise<Authorization> {
+    const { agent } = call;
+    const { settlement, reserved } = await this.settle(em, agent, evaluation);
+    const { intent: fresh, cosignature } = await this.newIntent(call, evaluation, settlement, reserved);
     const intent = await this.intents.insert(em, agent.workspace_id, fresh);
     await this.versions.insert(em, agent.workspace_id, this.versions.unrecorded(agent.workspace_id, policies));
-    await this.record(em, intent, settled.lostToken ? 'failed' : settled.decision.outcome, agent);
-    return { authorization: { intent, decision: settled.decision, status: intent.http_status, cosignature, replayed: false }, policies };
+    const decision = intent.decision as unknown as Decision;
+    await this.record(em, intent, settlement?.lost_token ? 'failed' : decision.outcome, agent);
+    return { intent, decision, status: intent.http_status, cosignature, replayed: false };
   }
 
-  /** The intent row of a decision, cosigned when allowed. */
-  private async newIntent(
-    agent: Agent,
-    request: AuthorizationRequest,
-    idempotencyKey: string,
-    digest: string,
-    action: EvaluatedAction,
-    budgetId: string,
-    counters: DecisionCounters,
-    { decision, reserved, lostToken, settled }: Settlement,
-  ): Promise<{ intent: NewIntent; cosignature: string | null }> {
+  /** The intent row of a decision with its settlement applied, cosigned when allowed. */
+  private async newIntent(call: Call, { action, budget, counters, decision: evaluated }: Evaluation, settlement: Settlement | null, reserved: number): Promise<{ intent: NewIntent; cosignature: string | null }> {
+    const { agent, request } = call;
     const id = randomUUID();
-    decision.id = randomUUID();
+    const decision: Decision = { ...applySettlement(evaluated, action, counters, settlement), id: randomUUID() };
+    const lostToken = settlement?.lost_token === true;
     const signed = decision.outcome === 'allowed' ? await this.cosign.sign(cosignSubject(id, action, decision)) : null;
     const intent: NewIntent = {
       id,
       workspace_id: agent.workspace_id,
       agent_id: agent.id,
-      budget_id: budgetId,
+      budget_id: budget.id,
       kind: request.kind,
       action_type: action.action_type,
       resource: action.resource,
@@ -192,8 +198,8 @@ export class AuthorizationService {
       currency: action.currency,
       state: lostToken ? 'failed' : STATE_OF[decision.outcome],
       reserved_cents: reserved,
-      idempotency_key: idempotencyKey,
-      request_digest: digest,
+      idempotency_key: call.idempotencyKey,
+      request_digest: call.digest,
       http_status: outcomeStatus(decision.outcome),
       trace_id: request.trace_id,
       spend_token_id: request.spend_token_id,
@@ -203,7 +209,7 @@ export class AuthorizationService {
       ledger_transaction_id: null,
       decision: decision as unknown as Record<string, unknown>,
       decision_context: request.decision_context,
-      decision_inputs: { ...counters, settlement: settled },
+      decision_inputs: { ...counters, settlement },
       metadata: request.metadata,
       cosignature: signed?.token ?? null,
       cosign_expires_at: signed?.expires_at ?? null,
@@ -216,7 +222,7 @@ export class AuthorizationService {
   /** The same evaluation with no intent, no reservation and no token use; only an audit event. */
   async simulate(agent: Agent, request: AuthorizationRequest): Promise<Decision> {
     const inputs = await this.reads.inputs(null, inputsQuery(agent, request, null));
-    const { decision, budget } = await this.evaluate(this.dataSource.manager, agent, request, inputs, this.engine.fromJson(inputs.policiesJson), false);
+    const { decision, budget } = await this.evaluate(null, agent, request, inputs, this.engine.fromJson(inputs.policiesJson));
     await this.reads.recordSimulation(agent.workspace_id, {
       subject_type: 'Session',
       subject_id: budget.id,
@@ -255,18 +261,19 @@ export class AuthorizationService {
 
   /**
    * Decides on what `inputs` read. The agent is judged as it is now (the key guard may hold it for a
-   * moment); `forUpdate` serialises windowed decisions of the agent.
+   * moment); in a transaction, windowed decisions of the agent serialise.
    */
-  private async evaluate(em: EntityManager, agent: Agent, request: AuthorizationRequest, inputs: DecisionInputs, policies: LoadedPolicies, forUpdate: boolean): Promise<Evaluation> {
+  private async evaluate(em: EntityManager | null, agent: Agent, request: AuthorizationRequest, inputs: DecisionInputs, policies: LoadedPolicies): Promise<Evaluation> {
     if (inputs.agent?.status !== 'active') throw AgentKeyErrors.error('invalid_runtime_key');
     const { budget } = inputs;
     if (!budget) throw notFound('budget');
-    const token = request.spend_token_id ? await this.tokens.find(agent.workspace_id, request.spend_token_id, agent.id, em) : null;
+    const reader = em ?? this.dataSource.manager;
+    const token = request.spend_token_id ? await this.tokens.find(agent.workspace_id, request.spend_token_id, agent.id, reader) : null;
     if (request.spend_token_id && (!token || token.budget_id !== budget.id)) throw notFound('spend token');
     const now = Date.now();
     const { windows } = policies.compiled;
-    if (forUpdate && windows.length) await this.intents.lockAgentWindows(em, agent.workspace_id, agent.id);
-    const usage = await this.intents.windowUsage(em, agent.workspace_id, agent.id, windows, now);
+    if (em && windows.length) await this.intents.lockAgentWindows(em, agent.workspace_id, agent.id);
+    const usage = await this.intents.windowUsage(reader, agent.workspace_id, agent.id, windows, now);
     const action: EvaluatedAction = {
       workspace_id: agent.workspace_id,
       agent_id: agent.id,
@@ -288,33 +295,23 @@ export class AuthorizationService {
   }
 
   /**
-   * Takes the reservation and spends the token. Either can lose a race the evaluation could not
-   * see; the decision then turns into the denial that race means, with nothing held. What happened
-   * is recorded as the settlement, which `applySettlement` turns into the recorded decision.
+   * Takes the reservation and spends the token, and says what happened as the settlement that
+   * `applySettlement` turns into the recorded decision. Either can lose a race the evaluation could
+   * not see; the decision then turns into the denial that race means, with nothing held.
    */
-  private async settle(em: EntityManager, agent: Agent, action: EvaluatedAction, budget: Evaluation['budget'], token: SpendToken | null, counters: DecisionCounters, decision: Decision): Promise<Settlement> {
-    if (decision.outcome === 'denied') return { decision, reserved: 0, lostToken: false, settled: null };
-    const settle = (settled: Settled | null, reserved: number, lostToken = false): Settlement => ({
-      decision: applySettlement(decision, action, counters, settled),
-      reserved,
-      lostToken,
-      settled,
-    });
+  private async settle(em: EntityManager, agent: Agent, { action, token, decision }: Evaluation): Promise<{ settlement: Settlement | null; reserved: number }> {
+    if (decision.outcome === 'denied') return { settlement: null, reserved: 0 };
     let before: number | undefined;
     if (action.cost_cents > 0) {
-      const reservedBefore = await this.reservations.reserve(em, agent.workspace_id, agent.id, budget.id, action.cost_cents);
-      if (reservedBefore === null) {
-        const current = (await this.budgets.find(agent.workspace_id, agent.id, action.budget_id, em)) as Budget;
-        const { status, budget_cents, spent_cents, reserved_cents } = current;
-        return settle({ refused_budget: { status, budget_cents, spent_cents, reserved_cents } }, 0);
-      }
-      before = reservedBefore;
+      const reservation = await this.reservations.reserve(em, agent.workspace_id, agent.id, action.budget_id, action.cost_cents);
+      if ('refused' in reservation) return { settlement: { refused_budget: reservation.refused }, reserved: 0 };
+      before = reservation.before;
     }
     if (token && !(await this.tokens.consume(em, agent.workspace_id, agent.id, token.id))) {
-      await this.reservations.release(em, agent.workspace_id, agent.id, budget.id, before === undefined ? 0 : action.cost_cents);
-      return settle({ ...(before !== undefined && { reserved_before_cents: before }), lost_token: true }, 0, true);
+      await this.reservations.release(em, agent.workspace_id, agent.id, action.budget_id, before === undefined ? 0 : action.cost_cents);
+      return { settlement: { ...(before !== undefined && { reserved_before_cents: before }), lost_token: true }, reserved: 0 };
     }
-    return before === undefined ? settle(null, 0) : settle({ reserved_before_cents: before }, action.cost_cents);
+    return before === undefined ? { settlement: null, reserved: 0 } : { settlement: { reserved_before_cents: before }, reserved: action.cost_cents };
   }
 
   /** The audit row of a new intent; `event` is the outcome, or `failed` for a lost token race. */

@@ -4,7 +4,7 @@ import type { LoadedPolicies } from '../policies/policy-engine.service';
 import { normalizeRules } from '../policies/policy-rules';
 import { policyVersion } from '../policies/policy-snapshot';
 import { EvaluatedAction, frameHash } from './decision';
-import { applySettlement, decide, decideVerdict, replayDecision, scopeCovers } from './decision-engine';
+import { applySettlement, decide, decideVerdict, replayDecision } from './decision-engine';
 import { BudgetCounters, DecisionCounters, recordedWindows, TokenCounters } from './decision-inputs';
 
 const NOW = Date.UTC(2026, 2, 15, 12, 0, 0);
@@ -41,18 +41,14 @@ function counters(more: Partial<DecisionCounters> = {}): DecisionCounters {
   return { now: NOW, agent: { mode: 'live', scopes: [] }, budget: budget(), windows: [], spend_token: null, ...more };
 }
 
-describe('scopeCovers', () => {
+describe('decideVerdict: key scopes', () => {
   it.each([
-    [[], 'payment.create', true],
-    [['*'], 'anything', true],
-    [['payment.create'], 'payment.create', true],
-    [['payment.create'], 'payment.refund', false],
-    [['payment.*'], 'payment.refund', true],
-    [['payment.*'], 'payments.refund', false],
-    [['payment.*'], 'payment', false],
-    [['email.send', 'payment.*'], 'payment.create', true],
-  ])('%j covers %s: %s', (scopes, actionType, covered) => {
-    expect(scopeCovers(scopes, actionType)).toBe(covered);
+    [[], true],
+    [['payment.*'], true],
+    [['payments.*', 'email.send'], false],
+  ])('scopes %j cover payment.create: %s (the shared action-type matcher)', (scopes, covered) => {
+    const verdict = decideVerdict(OPEN_POLICY, action(), counters({ agent: { mode: 'live', scopes } }));
+    expect(verdict.rule === 'runtime_scope').toBe(!covered);
   });
 });
 

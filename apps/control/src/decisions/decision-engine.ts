@@ -1,4 +1,5 @@
 import { remainingCents } from '../budgets/budget-remaining';
+import { matchesActionType } from '../policies/action-types';
 import type { LoadedPolicies } from '../policies/policy-engine.service';
 import type { Verdict } from '../policies/policy-compiler';
 import { Decision, EvaluatedAction, frameHash } from './decision';
@@ -6,12 +7,6 @@ import { DecisionCounters, RecordedInputs, Settlement, TokenCounters } from './d
 import { formatCents, lowerOrWait, remedy } from './remedies';
 
 type Refusal = Pick<Verdict, 'rule' | 'detail' | 'remedy'>;
-
-/** Exact types, namespaces (`payment.*`) or `*`; no scopes means unrestricted. */
-export function scopeCovers(scopes: string[], actionType: string): boolean {
-  if (scopes.length === 0) return true;
-  return scopes.some((s) => s === '*' || s === actionType || (s.endsWith('.*') && actionType.startsWith(s.slice(0, -1))));
-}
 
 function tokenRefusal(token: TokenCounters, action: EvaluatedAction): Refusal | null {
   const { status } = token;
@@ -44,7 +39,8 @@ function tokenRefusal(token: TokenCounters, action: EvaluatedAction): Refusal | 
 /** Checks that hold whatever the policy says: the budget is open, the key's scopes cover the action, it fits. */
 function intrinsicRefusal(policies: LoadedPolicies, action: EvaluatedAction, { agent, budget }: DecisionCounters, remaining: number): Refusal | null {
   if (budget.status !== 'active') return inactiveRefusal(action.budget_id, budget.status);
-  if (!scopeCovers(agent.scopes, action.action_type)) {
+  // No scopes means unrestricted, as for any action-type list.
+  if (!matchesActionType(agent.scopes, action.action_type)) {
     return {
       rule: 'runtime_scope',
       detail: { action_type: action.action_type, scopes: agent.scopes },

@@ -67,7 +67,7 @@ export function recordedWindows(windows: WindowSpec[], usage: WindowUsage[], now
   return windows.map((w, i) => ({
     kind: w.kind,
     window_seconds: w.window_seconds,
-    action_patterns: w.actionPatterns,
+    action_patterns: w.likePatterns,
     since: w.since(now),
     spent_cents: usage[i].spent_cents,
     count: usage[i].count,

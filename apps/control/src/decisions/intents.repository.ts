@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { parseCents } from '../common/cents.transformer';
 import type { WindowSpec, WindowUsage } from '../policies/policy-compiler';
+import { countedStateSql } from './counted-intents';
 import { Intent, IntentKind, IntentState } from './intent.entity';
 
-/** States whose amounts count against windows and caps. */
-const COUNTED_STATES = `('pending', 'held', 'completed', 'executed')`;
+const COUNTED = countedStateSql('state');
 
 export type NewIntent = Omit<Intent, 'created_at' | 'updated_at'>;
 
@@ -86,14 +86,14 @@ export class IntentsRepository {
     const param = (value: unknown) => `$${params.push(value)}`;
     const columns = windows.map((w, i) => {
       let filter = `created_at >= ${param(new Date(w.since(now)))}`;
-      if (w.actionPatterns) filter += ` AND action_type LIKE ANY (${param(w.actionPatterns)}::text[])`;
+      if (w.likePatterns) filter += ` AND action_type LIKE ANY (${param(w.likePatterns)}::text[])`;
       return `COALESCE(SUM(amount_cents) FILTER (WHERE ${filter}), 0)::text AS s${i}, COUNT(*) FILTER (WHERE ${filter})::int AS c${i},
               MIN(created_at) FILTER (WHERE ${filter}) AS o${i}`;
     });
     const since = param(new Date(Math.min(...windows.map((w) => w.since(now)))));
     const [row] = (await em.query(
       `SELECT ${columns.join(', ')} FROM intents
-        WHERE workspace_id = $1 AND agent_id = $2 AND state IN ${COUNTED_STATES} AND created_at >= ${since}`,
+        WHERE workspace_id = $1 AND agent_id = $2 AND ${COUNTED} AND created_at >= ${since}`,
       params,
     )) as Record<string, string | number | Date | null>[];
     return windows.map((_, i) => ({

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { parseCents } from '../common/cents.transformer';
+import type { BudgetCounters } from './decision-inputs';
 
 /**
  * What intents hold of a budget, moved by single conditional statements on the budget row:
@@ -25,15 +26,24 @@ export function reserveStatement(p: { workspace: string; agent: string; budget: 
 
 @Injectable()
 export class ReservationsRepository {
-  /** Reserves `amount`; answers what was left before, or null when it no longer fits or the budget is not active. */
-  async reserve(em: EntityManager, workspaceId: string, agentId: string, budgetId: string, amount: number): Promise<number | null> {
-    const [rows] = (await em.query(`${reserveStatement({ workspace: '$1', agent: '$2', budget: '$3', amount: '$4' })}::text AS before`, [
-      workspaceId,
-      agentId,
-      budgetId,
-      amount,
-    ])) as [{ before: string }[], number];
-    return rows.length ? parseCents(rows[0].before) : null;
+  /**
+   * Reserves `amount`; answers what was left before, or, when it no longer fits or the budget is not
+   * active, the budget as it is now (what the refusal reports).
+   */
+  async reserve(em: EntityManager, workspaceId: string, agentId: string, budgetId: string, amount: number): Promise<{ before: number } | { refused: BudgetCounters }> {
+    const params = [workspaceId, agentId, budgetId];
+    const [rows] = (await em.query(`${reserveStatement({ workspace: '$1', agent: '$2', budget: '$3', amount: '$4' })}::text AS before`, [...params, amount])) as [
+      { before: string }[],
+      number,
+    ];
+    if (rows.length) return { before: parseCents(rows[0].before) };
+    const [budget] = (await em.query(
+      `SELECT status, budget_cents::text, spent_cents::text, reserved_cents::text FROM budgets WHERE workspace_id = $1 AND agent_id = $2 AND id = $3`,
+      params,
+    )) as (Pick<BudgetCounters, 'status'> & Record<'budget_cents' | 'spent_cents' | 'reserved_cents', string>)[];
+    return {
+      refused: { status: budget.status, budget_cents: parseCents(budget.budget_cents), spent_cents: parseCents(budget.spent_cents), reserved_cents: parseCents(budget.reserved_cents) },
+    };
   }
 
   /** Hands a reservation back (fail, deny, a lost token race); an exhausted budget is usable again. */

@@ -1,4 +1,5 @@
 import { formatCents, lowerOrWait, lowerTo, Remedy, remedy } from '../decisions/remedies';
+import { actionTypeLikePatterns, actionTypeMatcher } from './action-types';
 import { compileCondition, ConditionSubject } from './policy-conditions';
 import { PolicyRule } from './policy-rules';
 
@@ -20,8 +21,10 @@ export interface WindowSpec {
   cap_cents: number | null;
   /** Start of the window for a decision made at `now` (ms). */
   since(now: number): number;
-  /** LIKE patterns over action_type; null counts every action. */
-  actionPatterns: string[] | null;
+  /** The rule's action types (see action-types.ts); empty counts every action. */
+  actionTypes: string[];
+  /** `actionTypes` as SQL LIKE patterns over action_type (null counts every action), made once here. */
+  likePatterns: string[] | null;
 }
 
 export interface WindowUsage {
@@ -67,21 +70,8 @@ function tighten(headroom: Headroom, key: string, value: number): void {
   if (current === undefined || value < current) headroom[key] = value;
 }
 
-/** Matches `payment.create` against exact types, namespaces (`payment.*`) and `*`. */
-export function actionMatcher(patterns: string[]): (actionType: string) => boolean {
-  if (patterns.length === 0 || patterns.includes('*')) return () => true;
-  const exact = new Set(patterns.filter((p) => !p.endsWith('.*')));
-  const prefixes = patterns.filter((p) => p.endsWith('.*')).map((p) => p.slice(0, -1));
-  return (actionType) => exact.has(actionType) || prefixes.some((p) => actionType.startsWith(p));
-}
-
-function likePatterns(patterns: string[]): string[] | null {
-  if (patterns.length === 0 || patterns.includes('*')) return null;
-  return patterns.map((p) => {
-    const escaped = p.replace(/[\\%_]/g, (c) => `\\${c}`);
-    return escaped.endsWith('.*') ? `${escaped.slice(0, -1)}%` : escaped;
-  });
-}
+/** What a windowed rule measures: its action types, in both forms. */
+const measured = (rule: PolicyRule) => ({ actionTypes: rule.action_types, likePatterns: actionTypeLikePatterns(rule.action_types) });
 
 function startOfMonth(now: number): number {
   const d = new Date(now);
@@ -110,7 +100,7 @@ function compileRule(rule: PolicyRule, windows: WindowSpec[]): RuleCheck {
     case 'spend_window': {
       const seconds = rule.window_seconds as number;
       const index =
-        windows.push({ kind: 'velocity', window_seconds: seconds, cap_cents: max, since: (now) => now - seconds * 1000, actionPatterns: likePatterns(rule.action_types) }) - 1;
+        windows.push({ kind: 'velocity', window_seconds: seconds, cap_cents: max, since: (now) => now - seconds * 1000, ...measured(rule) }) - 1;
       return ({ subject, usage, now }, headroom) => {
         const used = usage[index];
         const left = Math.max(0, max - used.spent_cents);
@@ -124,7 +114,7 @@ function compileRule(rule: PolicyRule, windows: WindowSpec[]): RuleCheck {
       };
     }
     case 'monthly_spend_cap': {
-      const index = windows.push({ kind: 'monthly', window_seconds: null, cap_cents: max, since: startOfMonth, actionPatterns: likePatterns(rule.action_types) }) - 1;
+      const index = windows.push({ kind: 'monthly', window_seconds: null, cap_cents: max, since: startOfMonth, ...measured(rule) }) - 1;
       return ({ subject, usage }, headroom) => {
         const used = usage[index];
         const left = Math.max(0, max - used.spent_cents);
@@ -137,7 +127,7 @@ function compileRule(rule: PolicyRule, windows: WindowSpec[]): RuleCheck {
       const seconds = rule.window_seconds as number;
       const maxActions = rule.max_actions as number;
       const index =
-        windows.push({ kind: 'rate', window_seconds: seconds, cap_cents: null, since: (now) => now - seconds * 1000, actionPatterns: likePatterns(rule.action_types) }) - 1;
+        windows.push({ kind: 'rate', window_seconds: seconds, cap_cents: null, since: (now) => now - seconds * 1000, ...measured(rule) }) - 1;
       return ({ usage, now }, headroom) => {
         const used = usage[index];
         tighten(headroom, 'rate_remaining_actions', Math.max(0, maxActions - used.count));
@@ -163,7 +153,7 @@ function compileRule(rule: PolicyRule, windows: WindowSpec[]): RuleCheck {
       };
     }
     case 'action_allowlist': {
-      const allowed = actionMatcher(rule.allow as string[]);
+      const allowed = actionTypeMatcher(rule.allow as string[]);
       const list = rule.allow as string[];
       if (list.length === 0) return () => undefined;
       return ({ subject }) => {
@@ -216,7 +206,7 @@ export function compilePolicies(snapshots: PolicySnapshot[]): CompiledPolicies {
     id: p.id,
     allowlist: p.mode === 'allowlist',
     rules: [...p.imported_rules, ...p.rules].map((rule) => ({
-      applies: actionMatcher(rule.kind === 'action_allowlist' ? [] : rule.action_types),
+      applies: actionTypeMatcher(rule.kind === 'action_allowlist' ? [] : rule.action_types),
       check: compileRule(rule, windows),
     })),
   }));

@@ -1,8 +1,10 @@
 import fc from 'fast-check';
+import { outcomeCounts } from '../decisions/counted-intents';
 import type { Outcome } from '../decisions/decision';
 import { decideVerdict, DecisionVerdict } from '../decisions/decision-engine';
 import { DecisionCounters, frameOf, recordedWindows, TokenCounters } from '../decisions/decision-inputs';
 import { compilePolicies, PolicySnapshot, WindowSpec, WindowUsage } from '../policies/policy-compiler';
+import { actionTypeMatcher } from '../policies/action-types';
 import type { LoadedPolicies } from '../policies/policy-engine.service';
 import { normalizeRules } from '../policies/policy-rules';
 import { policyVersion } from '../policies/policy-snapshot';
@@ -32,7 +34,7 @@ interface Counted {
 }
 
 /** A window's LIKE patterns over the action types these tests use (no escaped characters). */
-const inWindow = (w: WindowSpec, actionType: string) => w.actionPatterns === null || w.actionPatterns.some((p) => (p.endsWith('%') ? actionType.startsWith(p.slice(0, -1)) : actionType === p));
+const inWindow = (w: WindowSpec, actionType: string) => actionTypeMatcher(w.actionTypes)(actionType);
 
 /** What the intents table answers for a window at `now`: the counted intents created since its start. */
 function measure(windows: WindowSpec[], counted: Counted[], now: number): WindowUsage[] {
@@ -61,7 +63,7 @@ function live(policies: LoadedPolicies, requests: Request[], budgetCents: number
     const frame = { workspace_id: 'ws_1', agent_id: 'agt_1', budget_id: 'bud_1', action_type: r.action_type, resource: 'acme', cost_cents: r.cost, currency: 'USD', metadata: {} };
     const verdict = decideVerdict(policies, frame, counters);
     const outcome = keep(i) ?? verdict.outcome;
-    if (outcome !== 'denied') counted.push({ at: now, action_type: r.action_type, cost: r.cost });
+    if (outcomeCounts(outcome)) counted.push({ at: now, action_type: r.action_type, cost: r.cost });
     return { counters, verdict, outcome, counted: [...counted] };
   });
 }

@@ -1,9 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { AgentMode } from '../agents/agent-key';
+import { outcomeCounts } from '../decisions/counted-intents';
 import type { Outcome } from '../decisions/decision';
 import { applySettlement, decideVerdict, DecisionVerdict } from '../decisions/decision-engine';
 import { BudgetCounters, DecisionCounters, frameOf, RecordedInputs, RecordedWindow, TokenCounters } from '../decisions/decision-inputs';
 import type { Remedy } from '../decisions/remedies';
+import { actionTypeMatcher } from '../policies/action-types';
 import type { WindowSpec, WindowUsage } from '../policies/policy-compiler';
 import type { LoadedPolicies } from '../policies/policy-engine.service';
 
@@ -91,18 +93,7 @@ interface AgentState {
 
 const TOP_RULES = 10;
 const COMPACT_AT = 4096;
-const counts = (outcome: Outcome) => outcome !== 'denied';
 const zero = (): OutcomeTotals => ({ allowed: 0, requires_approval: 0, denied: 0 });
-
-/** Matcher of one window's LIKE patterns (`payment.%`, escaped literals), over action types. */
-function likeMatcher(patterns: string[] | null): (actionType: string) => boolean {
-  if (patterns === null) return () => true;
-  const parsed = patterns.map((p) => {
-    const prefix = p.endsWith('%') && !p.endsWith('\\%');
-    return { prefix, text: (prefix ? p.slice(0, -1) : p).replace(/\\(.)/g, '$1') };
-  });
-  return (t) => parsed.some((p) => (p.prefix ? t.startsWith(p.text) : t === p.text));
-}
 
 const windowKey = (kind: string, seconds: number | null, patterns: string[] | null) => `${kind}|${seconds}|${patterns === null ? '*' : patterns.join(',')}`;
 
@@ -142,8 +133,9 @@ export class BacktestSimulator {
   ) {
     this.windows = draft.compiled.windows;
     if (this.windows.length > 30) throw new Error('A draft measures at most 30 windows');
-    this.matchers = this.windows.map((w) => likeMatcher(w.actionPatterns));
-    this.keys = this.windows.map((w) => windowKey(w.kind, w.window_seconds, w.actionPatterns));
+    this.matchers = this.windows.map((w) => actionTypeMatcher(w.actionTypes));
+    // Recorded windows name their action types by the LIKE patterns SQL measured them with.
+    this.keys = this.windows.map((w) => windowKey(w.kind, w.window_seconds, w.likePatterns));
   }
 
   /** The history `from` must start at so every draft window is full at `from`. */
@@ -331,8 +323,8 @@ export class BacktestSimulator {
 
   /** Records the request in the windows, the budget and the token under both histories. */
   private remember(agent: AgentState, record: HistoryRecord, draftOutcome: Outcome): void {
-    const orig = counts(record.outcome);
-    const draft = counts(draftOutcome);
+    const orig = outcomeCounts(record.outcome);
+    const draft = outcomeCounts(draftOutcome);
     if (record.evaluated && record.spend_token_id) {
       if (orig) this.tokensOrig.add(record.spend_token_id);
       if (draft) this.tokensDraft.add(record.spend_token_id);

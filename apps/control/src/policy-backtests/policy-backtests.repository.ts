@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { AgentMode } from '../agents/agent-key';
 import { parseCents } from '../common/cents.transformer';
 import type { DecisionVerdict } from '../decisions/decision-engine';
+import { countedOutcomeSql, countedStateSql } from '../decisions/counted-intents';
 import type { RecordedInputs } from '../decisions/decision-inputs';
 import type { PolicySnapshot } from '../policies/policy-compiler';
 import type { BacktestMode, BacktestSummary, HistoryRecord } from './backtest-simulator';
@@ -81,7 +82,7 @@ const HISTORY_PAGE_FROM = (after: string) => `
   SELECT i.id, i.workspace_id, i.agent_id, i.budget_id, i.action_type, i.resource, i.amount_cents::text AS amount_cents, i.currency,
          CASE WHEN $8 THEN i.metadata END AS metadata,
          ${ms('i.created_at')} AS at,
-         CASE WHEN i.state IN ('failed', 'denied') AND i.decision->>'outcome' <> 'denied' THEN ${ms('COALESCE(i.resolved_at, i.updated_at)')} END AS released_at,
+         CASE WHEN NOT (${countedStateSql('i.state')}) AND ${countedOutcomeSql("i.decision->>'outcome'")} THEN ${ms('COALESCE(i.resolved_at, i.updated_at)')} END AS released_at,
          i.spend_token_id, i.decision->>'outcome' AS outcome, i.decision->>'rule' AS rule, (i.decision->'remedy')::text AS remedy_json,
          i.decision->'headroom'->>'session_remaining_cents' AS session_remaining_cents,
          i.decision_inputs AS inputs,
