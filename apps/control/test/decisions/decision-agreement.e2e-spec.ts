@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { DataSource } from 'typeorm';
-import { COUNTED_STATES, countedStateSql } from '../src/decisions/counted-intents';
-import type { Decision } from '../src/decisions/decision';
-import { replayDecision } from '../src/decisions/decision-engine';
-import { frameOf, RecordedInputs } from '../src/decisions/decision-inputs';
-import { Intent } from '../src/decisions/intent.entity';
-import { actionTypeLikePatterns, actionTypeMatcher } from '../src/policies/action-types';
-import { PolicyEngine } from '../src/policies/policy-engine.service';
-import { PolicyVersionsService } from '../src/policy-versions/policy-versions.service';
-import { act, agentWithPolicy, DecisionStack, startDecisionStack } from './decision-fixtures';
+import { COUNTED_STATES, countedStateSql } from '../../src/decisions/counted-intents';
+import type { Decision } from '../../src/decisions/decision';
+import { replayDecision } from '../../src/decisions/decision-engine';
+import { frameOf, RecordedInputs } from '../../src/decisions/decision-inputs';
+import { Intent } from '../../src/decisions/intent.entity';
+import { actionTypeLikePatterns, actionTypeMatcher } from '../../src/policies/action-types';
+import { PolicyEngine } from '../../src/policies/policy-engine.service';
+import { PolicyVersionsService } from '../../src/policy-versions/policy-versions.service';
+import { act, agentWithPolicy, DecisionStack, startDecisionStack } from '../decision-fixtures';
 
 /**
  * Where a rule exists in TypeScript and in SQL, the two forms agree on real Postgres: the action-type
