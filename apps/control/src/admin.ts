@@ -19,7 +19,10 @@ runOperatorCli(CONTROL_ADMIN, CONTROL_ADMIN_COMMANDS, async (argv) => {
   const dataSource = await new DataSource(controlDataSourceOptions(settings.CONTROL_DATABASE_URL)).initialize();
   try {
     await dataSource.runMigrations({ transaction: 'each' });
-    return await runControlAdmin(argv, dataSource, settings);
+    const result = await runControlAdmin(argv, dataSource, settings);
+    // A log that does not verify is printed like any result, and fails the command.
+    if (result.ok === false) process.exitCode = 1;
+    return result;
   } finally {
     await dataSource.destroy();
   }
