@@ -45,6 +45,7 @@ export interface LogHead {
 
 const ENTRY_COLUMNS = 'log_id, index::text AS index, type, resource_id, source_id, xid::text AS xid, seq::text AS seq, committed_at, leaf, leaf_hash, sealed_at';
 const CHECKPOINT_COLUMNS = 'log_id, tree_size::text AS tree_size, root_hash, kid, token, signed_at';
+// Both lists name bigints as text: an ORDER BY must qualify the column, or it sorts the text (10 before 2).
 
 /**
  * The tables of verifiable-log-tables.sql, the same in every service's database. Every read names
@@ -136,7 +137,7 @@ export class LogStore {
   entries(em: EntityManager, logId: string, page: { afterIndex: number; limit: number; resourceId?: string }): Promise<LogEntryRow[]> {
     return em.query(
       `SELECT ${ENTRY_COLUMNS} FROM log_entries
-       WHERE log_id = $1 AND index > $2 AND ($4::text IS NULL OR resource_id = $4) ORDER BY index LIMIT $3`,
+       WHERE log_id = $1 AND index > $2 AND ($4::text IS NULL OR resource_id = $4) ORDER BY log_entries.index LIMIT $3`,
       [logId, page.afterIndex, page.limit, page.resourceId ?? null],
     );
   }
@@ -162,7 +163,7 @@ export class LogStore {
   /** Newest first, below `beforeSize` when given. */
   checkpoints(em: EntityManager, logId: string, page: { beforeSize?: number; limit: number }): Promise<LogCheckpointRow[]> {
     return em.query(
-      `SELECT ${CHECKPOINT_COLUMNS} FROM log_checkpoints WHERE log_id = $1 AND ($2::bigint IS NULL OR tree_size < $2) ORDER BY tree_size DESC LIMIT $3`,
+      `SELECT ${CHECKPOINT_COLUMNS} FROM log_checkpoints WHERE log_id = $1 AND ($2::bigint IS NULL OR tree_size < $2) ORDER BY log_checkpoints.tree_size DESC LIMIT $3`,
       [logId, page.beforeSize ?? null, page.limit],
     );
   }
