@@ -1,5 +1,5 @@
 import { Controller, Get, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiData, ApiPage } from '../common/openapi-responses';
 import { IdentityGuard } from '../identity/identity.guard';
 import { CurrentWorkspace, RequireCapability, WorkspaceAccessGuard } from '../workspaces/workspace-access.guard';
@@ -45,27 +45,28 @@ export class AuditLogController {
 
   @Post('checkpoints')
   @RequireCapability('manage_policy')
-  @ApiOperation({
-    summary: 'Seals every committed audit event, then signs the log now',
-    description: 'Answers the existing checkpoint when the log has not grown since; 422 audit_log_empty for an empty log, 503 audit_log_signing_not_configured without cosigning keys.',
-  })
+  @ApiOperation({ summary: 'Seals every committed audit event, then signs the log now; answers the existing checkpoint when the log has not grown since' })
   @ApiData(AuditLogCheckpointSchema, 201)
+  @ApiResponse({ status: 422, description: 'audit_log_empty: nothing to sign yet' })
+  @ApiResponse({ status: 503, description: 'audit_log_signing_not_configured: cosigning (COSIGN_ISSUER) is off, so no key signs checkpoints' })
   async sign(@CurrentWorkspace() { workspace }: WorkspaceAccess) {
     return { data: await this.auditLog.checkpointNow(workspace.id) };
   }
 
   @Get('proofs/inclusion')
   @RequireCapability('read')
-  @ApiOperation({ summary: 'RFC 9162 audit path of entry index in the tree of tree_size entries', description: '422 index_out_of_range or tree_size_out_of_range.' })
+  @ApiOperation({ summary: 'RFC 9162 audit path of entry index in the tree of tree_size entries' })
   @ApiData(AuditLogInclusionProofSchema)
+  @ApiResponse({ status: 422, description: 'tree_size_out_of_range (larger than the sealed log) or index_out_of_range (not below tree_size)' })
   async inclusion(@CurrentWorkspace() { workspace }: WorkspaceAccess, @Query() query: InclusionProofQueryDto) {
     return { data: await this.auditLog.inclusion(workspace.id, query.index, query.tree_size) };
   }
 
   @Get('proofs/consistency')
   @RequireCapability('read')
-  @ApiOperation({ summary: 'RFC 9162 consistency proof from the tree of from_size entries to the tree of to_size', description: '422 tree_size_out_of_range.' })
+  @ApiOperation({ summary: 'RFC 9162 consistency proof from the tree of from_size entries to the tree of to_size' })
   @ApiData(AuditLogConsistencyProofSchema)
+  @ApiResponse({ status: 422, description: 'tree_size_out_of_range: to_size larger than the sealed log, or from_size larger than to_size' })
   async consistency(@CurrentWorkspace() { workspace }: WorkspaceAccess, @Query() query: ConsistencyProofQueryDto) {
     return { data: await this.auditLog.consistency(workspace.id, query.from_size, query.to_size) };
   }
