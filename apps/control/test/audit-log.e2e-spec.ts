@@ -177,6 +177,7 @@ describe("control's audit log", () => {
         resource_id: row.subject_id,
         committed_at: row.created_at.toISOString(),
         facts: {
+          audit_event_id: row.id,
           subject_type: row.subject_type,
           subject_id: row.subject_id,
           action: row.action,
@@ -188,6 +189,14 @@ describe("control's audit log", () => {
       });
       expect(entry).toMatchObject({ resource_id: row.subject_id, committed_at: row.created_at.toISOString() });
     });
+
+    // An auditor rebuilds the same facts from the audit event the API serves.
+    for (const entry of entries) {
+      const { facts } = JSON.parse(entry.leaf);
+      const served = (await http().get(`/control/v1/workspaces/${s.slug}/audit_events/${facts.audit_event_id}`).set(bearer(member)).expect(200)).body.data;
+      expect(createHash('sha256').update(canonicalize(served.snapshot) as string).digest('hex')).toBe(facts.snapshot_sha256);
+      expect(served).toMatchObject({ action: entry.type, subject_id: entry.resource_id, created_at: entry.committed_at, trace_id: facts.trace_id });
+    }
 
     const mine = (await http().get(log(s.slug, `/entries?resource_id=${held.id}`)).set(bearer(member)).expect(200)).body.data as Entry[];
     expect(mine.map((e) => e.type)).toEqual(['payment_intent.requires_approval', 'approval.granted']);

@@ -32,8 +32,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
  * An audit event as a log entry of its workspace: `type` is its action (already dotted, e.g.
  * `approval.granted`), the resource its subject, the facts what the event recorded and never
- * changes. The snapshot enters as a digest of its canonical JSON, so leaves stay small while any
- * change to it shows. docs/verifiable-records.md, "Control's audit log".
+ * changes, with the event's id so anyone can fetch the event itself. The snapshot enters as a digest
+ * of its canonical JSON, so leaves stay small while any change to it shows. docs/verifiable-records.md, "Control's audit log".
  */
 function toChange(row: AuditEventRow): LogChange {
   return {
@@ -44,6 +44,7 @@ function toChange(row: AuditEventRow): LogChange {
     position: { xid: row.xid, seq: row.seq },
     committedAt: row.created_at,
     facts: {
+      audit_event_id: row.id,
       subject_type: row.subject_type,
       subject_id: row.subject_id,
       action: row.action,
