@@ -120,13 +120,15 @@ describe("control's audit log", () => {
   async function allEntries(slug: string, token = s.owner): Promise<Entry[]> {
     const out: Entry[] = [];
     for (let after: string | null = null; ; ) {
-      const res = await http()
-        .get(log(slug, `/entries?limit=3${after === null ? '' : `&after=${after}`}`))
-        .set(bearer(token))
-        .expect(200);
-      out.push(...res.body.data);
-      if (!res.body.has_more) return out;
-      after = res.body.next_cursor;
+      const page: { data: Entry[]; has_more: boolean; next_cursor: string | null } = (
+        await http()
+          .get(log(slug, `/entries?limit=3${after === null ? '' : `&after=${after}`}`))
+          .set(bearer(token))
+          .expect(200)
+      ).body;
+      out.push(...page.data);
+      if (!page.has_more) return out;
+      after = page.next_cursor;
     }
   }
 
