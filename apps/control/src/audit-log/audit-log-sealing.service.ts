@@ -42,7 +42,7 @@ export class AuditLogSealingService implements OnModuleInit, OnModuleDestroy {
 
   private async seal(): Promise<void> {
     try {
-      await this.auditLog.sealAll();
+      await this.auditLog.sealRound();
       await this.auditLog.signDue();
     } catch (err) {
       this.logger.warn({ err }, 'audit log sealing failed; retrying next interval');
