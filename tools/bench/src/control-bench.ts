@@ -54,6 +54,7 @@ const seconds = Number(settings.BENCH_SECONDS);
 const connections = Number(settings.BENCH_CONNECTIONS);
 const agentCount = Number(settings.BENCH_AGENTS);
 const replicas = Number(settings.BENCH_REPLICAS);
+const sealIntervalMs = Number(settings.BENCH_AUDIT_LOG_SEAL_INTERVAL_MS);
 const only = settings.BENCH_ONLY?.split(',');
 const runs = (name: string) => !only || only.includes(name);
 /** USER_HZ of /proc's CPU times: 100 on Linux. */
@@ -241,7 +242,7 @@ async function main(): Promise<void> {
     COSIGN_ISSUER: 'https://control.bursar.bench',
     AGENT_RATE_LIMIT_PER_MINUTE: '100000000',
     NODE_ENV: 'production',
-    AUDIT_LOG_SEAL_INTERVAL_MS: settings.BENCH_AUDIT_LOG_SEAL_INTERVAL_MS,
+    AUDIT_LOG_SEAL_INTERVAL_MS: String(sealIntervalMs),
   };
   const serviceEnv = (replica: number) => ({
     ...env,
@@ -269,7 +270,7 @@ async function main(): Promise<void> {
     if (runs('baseline')) await load(pg, bases, { title: 'Baseline: GET /.well-known/jwks.json (no database)', path: '/.well-known/jwks.json', method: 'GET', expect: 200, body: () => ({ headers: {}, body: '' }) });
     // Verify and consume need authorizations to spend, so they run this one too.
     if (runs('authorize') || runs('verify') || runs('consume')) await load(pg, bases, { title: `Allowed payment authorizations (${agentCount} agents, reservation + cosignature)`, path: '/control/v1/agent/payment_intents', expect: 201, body: payment });
-    if (runs('authorize') && Number(settings.BENCH_AUDIT_LOG_SEAL_INTERVAL_MS) > 0) await reportSealLag(pg);
+    if (runs('authorize') && sealIntervalMs > 0) await reportSealLag(pg);
     const floor = runs('floor') ? await decisionFloor() : null;
     const simulated = runs('simulate') && await load(pg, bases, {
       title: 'Action simulations',
