@@ -247,6 +247,16 @@ describe("control's audit log", () => {
     expect(older.data).toEqual([first]);
   });
 
+  it('seals concurrent writers exactly once, in commit order, while they write', async () => {
+    const agent = await agentWithPolicy(s, null, 1_000_000, { skip_starter_policy: false });
+    const writes = Array.from({ length: 40 }, (_, i) => pay(s.t.app, agent, { amount_cents: 100 + i, counterparty: 'acme' }).then((r) => r.status));
+    expect(new Set(await Promise.all(writes))).toEqual(new Set([201]));
+    const n = await sealed(s.workspaceId);
+    const [{ distinct }] = await db().query(`SELECT count(DISTINCT source_id)::int AS distinct FROM log_entries WHERE log_id = $1`, [s.workspaceId]);
+    expect(distinct).toBe(n);
+    expect(await s.t.app.get(AuditLogService).verify(s.workspaceId)).toMatchObject({ ok: true, tree_size: n, findings: [] });
+  });
+
   it.each([
     ['/proofs/inclusion?index=0&tree_size=100000', 422, 'tree_size_out_of_range'],
     ['/proofs/inclusion?index=5&tree_size=5', 422, 'index_out_of_range'],
