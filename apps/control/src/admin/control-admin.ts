@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
 import { RootKeys } from '@bursar/crypto';
-import { LogStore, OperatorCommands, OperatorUsageError, resealAll } from '@bursar/service-kit';
+import { OperatorCommands, OperatorUsageError, resealAll } from '@bursar/service-kit';
 import { workspacesToVerify } from '../audit-log/audit-log.repository';
 import { verifyAuditLog } from '../audit-log/audit-log.service';
 import { CosignKeysRepository } from '../cosign/cosign-keys.repository';
@@ -59,9 +59,8 @@ export async function runControlAdmin(argv: string[], dataSource: DataSource, se
       const workspaces = await workspacesToVerify(dataSource.manager, values.workspace);
       if (values.workspace !== undefined && workspaces.length === 0) throw new OperatorUsageError(`no live workspace has the slug ${values.workspace}`);
       const keys = new CosignKeysService(dataSource, new CosignKeysRepository(dataSource), settings);
-      const store = new LogStore(dataSource);
       const logs = [];
-      for (const w of workspaces) logs.push({ workspace_slug: w.slug, ...(await verifyAuditLog(dataSource.manager, store, keys, w.id)) });
+      for (const w of workspaces) logs.push({ workspace_slug: w.slug, ...(await verifyAuditLog(dataSource, keys, w.id)) });
       return { ok: logs.every((l) => l.ok), logs };
     }
     default:

@@ -37,15 +37,16 @@ export function presentCheckpoint(c: LogCheckpointRow) {
 
 /**
  * One workspace's log checked against the rows it was sealed from, checkpoints against control's
- * published keys. The service and `control:admin verify-log` both check through this.
+ * published keys. The service and `control:admin verify-log` both check through this. One
+ * read-only snapshot: a sealer committing meanwhile cannot make the entries, the head and the
+ * sealer's position disagree (a read-only transaction has no id, so it holds no sealer back).
  */
-export function verifyAuditLog(
-  em: EntityManager,
-  store: LogStore,
-  keys: Pick<CosignKeysService, 'verifyingKey'>,
-  workspaceId: string,
-): Promise<LogVerification> {
-  return verifyLog(em, { store, source, subject: SUBJECT, keyFor: (kid) => keys.verifyingKey(kid) }, workspaceId);
+export function verifyAuditLog(dataSource: DataSource, keys: Pick<CosignKeysService, 'verifyingKey'>, workspaceId: string): Promise<LogVerification> {
+  const store = new LogStore(dataSource);
+  return dataSource.transaction('REPEATABLE READ', async (em) => {
+    await em.query('SET TRANSACTION READ ONLY');
+    return verifyLog(em, { store, source, subject: SUBJECT, keyFor: (kid) => keys.verifyingKey(kid) }, workspaceId);
+  });
 }
 
 /**
@@ -60,7 +61,7 @@ export class AuditLogService {
   private readonly sealer: LogSealer;
 
   constructor(
-    dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly keys: CosignKeysService,
     @Inject(ControlSettings) settings: AuditLogSettings,
   ) {
@@ -146,7 +147,7 @@ export class AuditLogService {
   }
 
   verify(workspaceId: string): Promise<LogVerification> {
-    return verifyAuditLog(this.em, this.store, this.keys, workspaceId);
+    return verifyAuditLog(this.dataSource, this.keys, workspaceId);
   }
 
   /** Proofs are only given over entries already sealed. */
