@@ -23,15 +23,15 @@ const SEAL_BATCH = 1_000;
 /** Stateless: the sealer builds leaves and the verifier rebuilds them through the same reads. */
 const source = new AuditLogSource();
 
-export type AuditLogSettings = Pick<ControlSettings, 'AUDIT_LOG_CHECKPOINT_EVERY' | 'AUDIT_LOG_CHECKPOINT_SECONDS'>;
+type AuditLogSettings = Pick<ControlSettings, 'AUDIT_LOG_CHECKPOINT_EVERY' | 'AUDIT_LOG_CHECKPOINT_SECONDS'>;
 
 const hex = (b: Buffer) => b.toString('hex');
 
-export function presentLogEntry(e: LogEntryRow) {
+function presentLogEntry(e: LogEntryRow) {
   return { index: Number(e.index), type: e.type, resource_id: e.resource_id, committed_at: e.committed_at.toISOString(), leaf: e.leaf, leaf_hash: hex(e.leaf_hash) };
 }
 
-export function presentCheckpoint(c: LogCheckpointRow) {
+function presentCheckpoint(c: LogCheckpointRow) {
   return { workspace_id: c.log_id, tree_size: Number(c.tree_size), root_hash: hex(c.root_hash), kid: c.kid, token: c.token, signed_at: c.signed_at.toISOString() };
 }
 
