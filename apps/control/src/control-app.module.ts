@@ -7,6 +7,7 @@ import { AgentsModule } from './agents/agents.module';
 import { ApprovalsModule } from './approvals/approvals.module';
 import { STARTER_POLICY_WRITER } from './agents/starter-policy';
 import { AuditModule } from './audit/audit.module';
+import { AuditLogModule } from './audit-log/audit-log.module';
 import { BillingModule } from './billing/billing.module';
 import { RateLimitModule } from './common/rate-limit.module';
 import { BudgetsModule } from './budgets/budgets.module';
@@ -45,6 +46,7 @@ export class ControlAppModule {
         CosignModule,
         RateLimitModule,
         AuditModule,
+        AuditLogModule,
         WebhooksModule,
         WorkspacesModule,
         AgentsModule,

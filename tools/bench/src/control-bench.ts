@@ -28,6 +28,7 @@ import { floorDecision, startFloor } from './floor-kit';
  * BENCH_CPU_PROF=<file.cpuprofile> (a CPU profile of the service; replica r > 0 writes <file>.r),
  * BENCH_REPLICAS (default 1): service processes on one database, the deployment shape of one
  * replica per core; the load is split evenly across them (latency figures are the worst replica's).
+ * BENCH_AUDIT_LOG_SEAL_INTERVAL_MS (default 200, the service's default; 0 turns audit log sealing off).
  * The database commits synchronously (`synchronous_commit = on`): an authorization is durable when answered.
  * Each HTTP run also reports per request what depends less on how loaded the machine is: the service's CPU
  * time and Postgres round trips (counted in the service by service-costs.preload.js) and the CPU time of
@@ -43,6 +44,7 @@ const settings = toolSettings({
     BENCH_AGENTS: { help: 'agents the load is spread over', default: '16' },
     BENCH_ONLY: { help: 'comma list of baseline, authorize, floor, simulate, verify, consume, evaluation (default all)' },
     BENCH_REPLICAS: { help: 'service processes on one database, the load split evenly across them', default: '1' },
+    BENCH_AUDIT_LOG_SEAL_INTERVAL_MS: { help: "the service's AUDIT_LOG_SEAL_INTERVAL_MS (0: audit log sealing off, to measure its cost)", default: '200' },
     ...BENCH_SERVICE_NODE,
     ...BENCH_CPU_PROFILE,
     ...BENCH_SERVERS,
@@ -52,6 +54,7 @@ const seconds = Number(settings.BENCH_SECONDS);
 const connections = Number(settings.BENCH_CONNECTIONS);
 const agentCount = Number(settings.BENCH_AGENTS);
 const replicas = Number(settings.BENCH_REPLICAS);
+const sealIntervalMs = Number(settings.BENCH_AUDIT_LOG_SEAL_INTERVAL_MS);
 const only = settings.BENCH_ONLY?.split(',');
 const runs = (name: string) => !only || only.includes(name);
 /** USER_HZ of /proc's CPU times: 100 on Linux. */
@@ -217,6 +220,19 @@ async function decisionFloor(): Promise<number> {
   }
 }
 
+/** How long audit events waited to enter their workspace's log (created_at to sealed_at), once the sealer has caught up. */
+async function reportSealLag(pg: Client): Promise<void> {
+  const backlog = async () => Number((await pg.query(`SELECT (SELECT count(*) FROM audit_events) - (SELECT count(*) FROM log_entries) AS n`)).rows[0].n);
+  for (let i = 0; i < 100 && (await backlog()) > 0; i++) await sleep(100);
+  const [lag] = (
+    await pg.query(`SELECT count(*)::int AS sealed,
+        1000 * extract(epoch FROM percentile_cont(0.5) WITHIN GROUP (ORDER BY sealed_at - committed_at)) AS p50,
+        1000 * extract(epoch FROM percentile_cont(0.99) WITHIN GROUP (ORDER BY sealed_at - committed_at)) AS p99
+      FROM log_entries`)
+  ).rows;
+  report('Audit log sealing of those authorizations (created_at to sealed_at)', { sealed: lag.sealed, 'unsealed after 10 s': await backlog(), 'lag p50 (ms)': Number(lag.p50), 'lag p99 (ms)': Number(lag.p99) });
+}
+
 async function main(): Promise<void> {
   const db = await scratchDatabase('control');
   const env = {
@@ -226,6 +242,7 @@ async function main(): Promise<void> {
     COSIGN_ISSUER: 'https://control.bursar.bench',
     AGENT_RATE_LIMIT_PER_MINUTE: '100000000',
     NODE_ENV: 'production',
+    AUDIT_LOG_SEAL_INTERVAL_MS: String(sealIntervalMs),
   };
   const serviceEnv = (replica: number) => ({
     ...env,
@@ -253,6 +270,7 @@ async function main(): Promise<void> {
     if (runs('baseline')) await load(pg, bases, { title: 'Baseline: GET /.well-known/jwks.json (no database)', path: '/.well-known/jwks.json', method: 'GET', expect: 200, body: () => ({ headers: {}, body: '' }) });
     // Verify and consume need authorizations to spend, so they run this one too.
     if (runs('authorize') || runs('verify') || runs('consume')) await load(pg, bases, { title: `Allowed payment authorizations (${agentCount} agents, reservation + cosignature)`, path: '/control/v1/agent/payment_intents', expect: 201, body: payment });
+    if (runs('authorize') && sealIntervalMs > 0) await reportSealLag(pg);
     const floor = runs('floor') ? await decisionFloor() : null;
     const simulated = runs('simulate') && await load(pg, bases, {
       title: 'Action simulations',

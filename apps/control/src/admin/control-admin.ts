@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
 import { RootKeys } from '@bursar/crypto';
 import { OperatorCommands, OperatorUsageError, resealAll } from '@bursar/service-kit';
+import { workspacesToVerify } from '../audit-log/audit-log.repository';
+import { verifyAuditLog } from '../audit-log/audit-log.service';
 import { CosignKeysService, CosignKeysSettings } from '../cosign/cosign-keys.service';
 import { CONTROL_SEALED_COLUMNS } from './control-sealed-columns';
 
@@ -21,6 +23,11 @@ export const CONTROL_ADMIN_COMMANDS: OperatorCommands = {
     options: '[--batch-size <n>]',
     summary: 're-seals every sealed row not under CONTROL_SECRET_KEY, opening the old ones with CONTROL_PREVIOUS_SECRET_KEYS (docs/security.md)',
   },
+  'verify-log': {
+    options: '[--workspace <slug>]',
+    summary:
+      "checks the workspace's audit log (default: every workspace's) against the database: every leaf rebuilt from its audit event, every checkpoint's root and signature; exits 1 on any finding (docs/verifiable-records.md)",
+  },
 };
 
 /** Runs one operator command against a migrated database and returns what to print as JSON. */
@@ -28,7 +35,7 @@ export async function runControlAdmin(argv: string[], dataSource: DataSource, se
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { 'batch-size': { type: 'string' } },
+    options: { 'batch-size': { type: 'string' }, workspace: { type: 'string' } },
   });
   switch (positionals[0]) {
     case 'rotate-cosign-key': {
@@ -46,6 +53,14 @@ export async function runControlAdmin(argv: string[], dataSource: DataSource, se
       if (!Number.isInteger(size) || size < 1 || size > 10_000) throw new OperatorUsageError('--batch-size must be an integer from 1 to 10000');
       const keys = RootKeys.fromSettings(settings.CONTROL_SECRET_KEY, settings.CONTROL_PREVIOUS_SECRET_KEYS);
       return resealAll(dataSource, keys, CONTROL_SEALED_COLUMNS, size);
+    }
+    case 'verify-log': {
+      const workspaces = await workspacesToVerify(dataSource.manager, values.workspace);
+      if (values.workspace !== undefined && workspaces.length === 0) throw new OperatorUsageError(`no live workspace has the slug ${values.workspace}`);
+      const keys = new CosignKeysService(dataSource, settings);
+      const logs = [];
+      for (const w of workspaces) logs.push({ workspace_slug: w.slug, ...(await verifyAuditLog(dataSource, keys, w.id)) });
+      return { ok: logs.every((l) => l.ok), logs };
     }
     default:
       throw new OperatorUsageError(positionals[0] ? `unknown command ${positionals[0]}` : 'a command is required');

@@ -9,8 +9,8 @@ export function ApiData(model: Type<unknown>, status = 200) {
   );
 }
 
-/** A page of `model`: `{data: [...], has_more, next_cursor}`. */
-export function ApiPage(model: Type<unknown>) {
+/** A page of `model`: `{data: [...], has_more, next_cursor}`; `cursorParam` names the query parameter next_cursor goes back in. */
+export function ApiPage(model: Type<unknown>, cursorParam = 'starting_after') {
   return applyDecorators(
     ApiExtraModels(model),
     ApiResponse({
@@ -21,7 +21,7 @@ export function ApiPage(model: Type<unknown>) {
         properties: {
           data: { type: 'array', items: { $ref: getSchemaPath(model) } },
           has_more: { type: 'boolean', description: 'True whenever the page filled to limit, even on the last page' },
-          next_cursor: { type: 'string', nullable: true, description: 'Pass back as starting_after' },
+          next_cursor: { type: 'string', nullable: true, description: `Pass back as ${cursorParam}` },
         },
       },
     }),

@@ -147,4 +147,22 @@ export class ControlSettings extends withCosignTiming(WebhookServiceSettings) {
   @IsInt()
   @Min(1000)
   POLICY_BACKTEST_STALE_MS = 30_000;
+
+  /** How often the audit log sealer appends committed audit events to their workspace's log (0: never, for tests that seal by hand). */
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  AUDIT_LOG_SEAL_INTERVAL_MS = 200;
+
+  /** A workspace's log is signed once it has grown this many entries past its newest checkpoint... */
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  AUDIT_LOG_CHECKPOINT_EVERY = 1000;
+
+  /** ...or this many seconds after that checkpoint, when it has grown at all. */
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  AUDIT_LOG_CHECKPOINT_SECONDS = 60;
 }

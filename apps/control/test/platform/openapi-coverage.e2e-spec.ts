@@ -19,6 +19,12 @@ const ROUTES: [string, string][] = [
   ['get', '/control/v1/workspaces/{workspace_slug}/spend_tokens/{id}'],
   ['get', '/control/v1/workspaces/{workspace_slug}/audit_events'],
   ['get', '/control/v1/workspaces/{workspace_slug}/audit_events/{id}'],
+  ['get', '/control/v1/workspaces/{workspace_slug}/audit_log/entries'],
+  ['get', '/control/v1/workspaces/{workspace_slug}/audit_log/checkpoints'],
+  ['get', '/control/v1/workspaces/{workspace_slug}/audit_log/checkpoints/latest'],
+  ['post', '/control/v1/workspaces/{workspace_slug}/audit_log/checkpoints'],
+  ['get', '/control/v1/workspaces/{workspace_slug}/audit_log/proofs/inclusion'],
+  ['get', '/control/v1/workspaces/{workspace_slug}/audit_log/proofs/consistency'],
   ['get', '/control/v1/workspaces/{workspace_slug}/funds'],
   ['get', '/control/v1/workspaces/{workspace_slug}/webhook_endpoints'],
   ['post', '/control/v1/workspaces/{workspace_slug}/webhook_endpoints'],
@@ -95,14 +101,14 @@ describe('the OpenAPI document', () => {
     if ('has_more' in properties) {
       // An approval queue also sums what its filters match.
       expect(Object.keys(properties).filter((name) => name !== 'summary')).toEqual(['data', 'has_more', 'next_cursor']);
-      expect(operation.parameters?.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(
-        expect.arrayContaining(['limit', 'starting_after']),
-      );
+      // Most lists take the cursor back as starting_after; the audit log's name theirs (after, cursor).
+      const cursor = /Pass back as (\w+)/.exec((properties.next_cursor as { description?: string }).description ?? '')?.[1];
+      expect(operation.parameters?.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(expect.arrayContaining(['limit', cursor]));
     }
   });
 
   it('pages every list it describes', () => {
-    const lists = ['budgets', 'spend_tokens', 'audit_events', 'webhook_endpoints', 'webhook_endpoints/{id}/deliveries', 'action_intents', 'payment_intents', 'policies', 'policy_modules'];
+    const lists = ['budgets', 'spend_tokens', 'audit_events', 'webhook_endpoints', 'webhook_endpoints/{id}/deliveries', 'action_intents', 'payment_intents', 'policies', 'policy_modules', 'audit_log/entries', 'audit_log/checkpoints'];
     for (const list of lists) {
       const schema = paths[`/control/v1/workspaces/{workspace_slug}/${list}`].get.responses['200'].content?.['application/json']?.schema;
       expect(schema?.properties).toHaveProperty('has_more');

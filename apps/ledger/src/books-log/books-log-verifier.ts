@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { LogStore, type LogVerification, publishedKeys, verifyLog } from '@bursar/service-kit';
+import { LogStore, type LogVerification, publishedKeys, verifyLogInSnapshot } from '@bursar/service-kit';
 import { LogChangesRepository } from './log-changes.repository';
 
 /**
@@ -12,6 +12,6 @@ export async function verifyBooksLogs(dataSource: DataSource, ledgerId?: string)
   const keys = await publishedKeys(em, 'log_signing_keys');
   const deps = { store: new LogStore(dataSource), source, subject: 'ledger_id' as const, keyFor: (kid: string) => Promise.resolve(keys.get(kid)) };
   const out: LogVerification[] = [];
-  for (const id of ledgerId ? [ledgerId] : await source.allLedgerIds(em)) out.push(await verifyLog(em, deps, id));
+  for (const id of ledgerId ? [ledgerId] : await source.allLedgerIds(em)) out.push(await verifyLogInSnapshot(dataSource, deps, id));
   return out;
 }

@@ -9,9 +9,6 @@ import { BooksLogErrors } from './books-log-errors';
 import { LogChangesRepository } from './log-changes.repository';
 import { LogKeysService } from './log-keys.service';
 
-/** Signing due checkpoints is looked at no more often than this while the sealer is idle. */
-const SIGN_CHECK_MS = 1_000;
-
 /**
  * Each ledger's books as a Merkle log (docs/verifiable-records.md). A poller seals committed
  * changes in commit order and signs checkpoints when due; the routes serve entries, checkpoints and
@@ -23,7 +20,6 @@ export class BooksLogService implements OnApplicationBootstrap, OnApplicationShu
   private readonly sealer: LogSealer;
   private readonly proofs: LogProofs;
   private poller: OutboxPoller | null = null;
-  private lastSignCheck = 0;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -53,18 +49,10 @@ export class BooksLogService implements OnApplicationBootstrap, OnApplicationShu
     await this.poller?.stop();
   }
 
-  /**
-   * One round: a batch sealed, and due checkpoints signed now and then. Only a full batch goes
-   * again at once; otherwise the poller waits its interval, so under load each round seals what
-   * an interval brought in one transaction instead of racing the writers a few rows at a time.
-   */
+  /** A round drains full batches itself, so the poller always waits its interval after one. */
   private async step(): Promise<number> {
-    const sealed = await this.sealer.sealBatch();
-    if (Date.now() - this.lastSignCheck >= SIGN_CHECK_MS) {
-      this.lastSignCheck = Date.now();
-      await this.sealer.signDue();
-    }
-    return sealed >= this.settings.LEDGER_LOG_SEAL_BATCH ? sealed : 0;
+    await this.sealer.round();
+    return 0;
   }
 
   /** Seals every final change of every ledger now (operator tools, tests); what it sealed. */

@@ -45,6 +45,7 @@ export interface LogHead {
 
 const ENTRY_COLUMNS = 'log_id, index::text AS index, type, resource_id, source_id, xid::text AS xid, seq::text AS seq, committed_at, leaf, leaf_hash, sealed_at';
 const CHECKPOINT_COLUMNS = 'log_id, tree_size::text AS tree_size, root_hash, kid, token, signed_at';
+// Both lists name bigints as text: an ORDER BY must qualify the column, or it sorts the text (10 before 2).
 
 /**
  * The tables of verifiable-log-tables.sql, the same in every service's database. Every read names

@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { appendLeaf, EMPTY_FRONTIER, type LogSubject, type MerkleFrontier, rootOfState, verifyCheckpoint } from '@bursar/crypto';
 import { comparePositions, logLeaf, logLeafHash } from './log-leaf';
 import type { LogPosition, LogSource } from './log-source';
@@ -143,4 +143,16 @@ export async function verifyLog(
     add({ problem: 'unsealed_changes', detail: `${complete} changes are final up to the sealer's position, the log holds ${frontier.size}` });
   }
   return { log_id: logId, ok: findings.length === 0, tree_size: frontier.size, checkpoints_checked: checked, erased_entries: erased, findings };
+}
+
+/**
+ * verifyLog in one read-only snapshot: a sealer committing meanwhile cannot make the entries, the
+ * head and the sealer's position disagree (a read-only transaction has no id, so it holds no
+ * sealer back).
+ */
+export function verifyLogInSnapshot(dataSource: DataSource, deps: Parameters<typeof verifyLog>[1], logId: string): Promise<LogVerification> {
+  return dataSource.transaction('REPEATABLE READ', async (em) => {
+    await em.query('SET TRANSACTION READ ONLY');
+    return verifyLog(em, deps, logId);
+  });
 }
