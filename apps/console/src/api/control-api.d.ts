@@ -1879,14 +1879,18 @@ export interface components {
             name: string;
             description?: Record<string, never> | null;
             /** @description Rule objects: {kind, id?, rule_name?, action_types?, ...settings of the kind}. Kinds: cost_cap {max_cents}, spend_window {max_cents, window_seconds}, monthly_spend_cap {max_cents}, rate_limit {max_actions, window_seconds}, approval_threshold {above_cents}, action_allowlist {allow}, resource_allowlist {allow}, condition {when, effect?}. Invalid rules answer 422. */
-            rules?: Record<string, never>[];
+            rules?: {
+                [key: string]: unknown;
+            }[];
         };
         UpdatePolicyModuleDto: {
             /** @description Ignored */
             name?: string;
             description?: Record<string, never> | null;
             /** @description Rule objects: {kind, id?, rule_name?, action_types?, ...settings of the kind}. Kinds: cost_cap {max_cents}, spend_window {max_cents, window_seconds}, monthly_spend_cap {max_cents}, rate_limit {max_actions, window_seconds}, approval_threshold {above_cents}, action_allowlist {allow}, resource_allowlist {allow}, condition {when, effect?}. Invalid rules answer 422. */
-            rules?: Record<string, never>[];
+            rules?: {
+                [key: string]: unknown;
+            }[];
         };
         PolicySchema: {
             /** Format: uuid */
@@ -1934,8 +1938,10 @@ export interface components {
             counterparty_allowlist?: string[];
             /** @description Policy module names; their rules compile ahead of `rules` */
             imports?: string[];
-            /** @description PolicyRule objects; invalid rules answer 422 */
-            rules?: Record<string, never>[];
+            /** @description PolicyRule objects; invalid rules answer 422 naming the rule path in param */
+            rules?: {
+                [key: string]: unknown;
+            }[];
             /** @description Required on create; a policy never moves to another agent */
             agent_id?: string;
             /**
@@ -2093,8 +2099,10 @@ export interface components {
             counterparty_allowlist?: string[];
             /** @description Policy module names; their rules compile ahead of `rules` */
             imports?: string[];
-            /** @description PolicyRule objects; invalid rules answer 422 */
-            rules?: Record<string, never>[];
+            /** @description PolicyRule objects; invalid rules answer 422 naming the rule path in param */
+            rules?: {
+                [key: string]: unknown;
+            }[];
         };
         PolicyPreviewDto: {
             /** @description Counterparty or target; matched by allowlists */
