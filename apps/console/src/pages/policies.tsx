@@ -103,11 +103,13 @@ function useDebounced<T>(value: T, ms: number): T {
 export function PoliciesPage() {
   const { $api, workspace } = useConsole();
   const path = { workspace_slug: workspace.slug };
-  const [selected, setSelected] = useState<string | null>(null);
+  // Each "Edit" opens the saved policy afresh, dropping unsaved edits.
+  const [selected, setSelected] = useState<{ id: string; opened: number } | null>(null);
+  const [savedVersion, setSavedVersion] = useState<number | null>(null);
   const policies = $api.useQuery('get', '/control/v1/workspaces/{workspace_slug}/policies', { params: { path, query: { limit: 200 } } }, { select: (page) => page.data });
   const agents = $api.useQuery('get', '/control/v1/workspaces/{workspace_slug}/agents', { params: { path, query: { limit: 200 } } }, { select: (page) => page.data });
   const nameOf = (id: string) => agents.data?.find((a) => a.id === id)?.name ?? id;
-  const policy = policies.data?.find((p) => p.id === selected);
+  const policy = policies.data?.find((p) => p.id === selected?.id);
 
   return (
     <section aria-labelledby="policies-title">
@@ -136,7 +138,7 @@ export function PoliciesPage() {
                   <td>{p.rules.length}</td>
                   <td>{p.version}</td>
                   <td>
-                    <button type="button" onClick={() => setSelected(p.id)} aria-label={`Edit policy of ${nameOf(p.agent_id)}`}>
+                    <button type="button" onClick={() => (setSelected({ id: p.id, opened: (selected?.opened ?? 0) + 1 }), setSavedVersion(null))} aria-label={`Edit policy of ${nameOf(p.agent_id)}`}>
                       Edit
                     </button>
                   </td>
@@ -146,12 +148,16 @@ export function PoliciesPage() {
           </table>
         )}
       </Status>
-      {policy && <PolicyEditor key={`${policy.id}-${policy.version}`} policy={policy} agentName={nameOf(policy.agent_id)} />}
+      {savedVersion !== null && <p role="status">Saved; the policy is now at version {savedVersion}.</p>}
+      {policy && (
+        <PolicyEditor key={`${policy.id}-${policy.version}-${selected?.opened}`} policy={policy} agentName={nameOf(policy.agent_id)} onEdit={() => setSavedVersion(null)} onSaved={setSavedVersion} />
+      )}
     </section>
   );
 }
 
-function PolicyEditor({ policy, agentName }: { policy: Policy; agentName: string }) {
+/** Saving bumps the policy's version, which remounts the editor on the saved policy; the page keeps the "saved" note. */
+function PolicyEditor({ policy, agentName, onEdit, onSaved }: { policy: Policy; agentName: string; onEdit(): void; onSaved(version: number): void }) {
   const { $api, workspace, can } = useConsole();
   const queryClient = useQueryClient();
   const path = { workspace_slug: workspace.slug };
@@ -160,7 +166,6 @@ function PolicyEditor({ policy, agentName }: { policy: Policy; agentName: string
   const { errors } = formState;
   const editor = useWatch({ control, name: 'editor' });
   const [trial, setTrial] = useState({ action_type: 'payment.create', resource: 'vendor.example', cost_cents: '5000' });
-  const [saved, setSaved] = useState(false);
 
   // Live preview: the draft evaluated against a trial request, a moment after the last edit.
   const values = useWatch({ control });
@@ -194,8 +199,8 @@ function PolicyEditor({ policy, agentName }: { policy: Policy; agentName: string
   }, [preview.data, clearErrors]);
 
   const save = $api.useMutation('patch', '/control/v1/workspaces/{workspace_slug}/policies/{id}', {
-    onSuccess: async () => {
-      setSaved(true);
+    onSuccess: async (res) => {
+      onSaved(res.data.version);
       await queryClient.invalidateQueries({ queryKey: ['get', '/control/v1/workspaces/{workspace_slug}/policies'] });
     },
     onError: (err) => showRefusal(err, setError, fieldOf(editor)),
@@ -221,7 +226,7 @@ function PolicyEditor({ policy, agentName }: { policy: Policy; agentName: string
     <form
       className="editor"
       onSubmit={form.handleSubmit((body) => {
-        setSaved(false);
+        onEdit();
         save.mutate({ params: { path: { ...path, id: policy.id } }, body: body as Schemas['PolicyWriteDto'] });
       })}
       aria-label={`Policy of ${agentName}`}
@@ -297,7 +302,14 @@ function PolicyEditor({ policy, agentName }: { policy: Policy; agentName: string
           <p aria-busy="true">Previewing…</p>
         )}
       </fieldset>
-      <BacktestPanel agentId={policy.agent_id} draft={draft} />
+      <BacktestPanel
+        agentId={policy.agent_id}
+        draftNow={() => {
+          const now = policySchema.safeParse(form.getValues()).data;
+          if (!now) void form.trigger();
+          return now;
+        }}
+      />
       <FormError errors={errors} />
       {can('manage_policy') ? (
         <button type="submit" disabled={save.isPending}>
@@ -306,7 +318,6 @@ function PolicyEditor({ policy, agentName }: { policy: Policy; agentName: string
       ) : (
         <p className="note">Saving needs the manage_policy capability.</p>
       )}
-      {saved && <p role="status">Saved.</p>}
     </form>
   );
 }
@@ -315,8 +326,11 @@ const OUTCOMES = ['allowed', 'requires_approval', 'denied'] as const;
 const DAY_MS = 86_400_000;
 const CHANGES = '/control/v1/workspaces/{workspace_slug}/policy_backtests/{id}/changes';
 
-/** "Test against the last 7 / 30 days": the draft re-decides the agent's recorded requests (a policy backtest). */
-function BacktestPanel({ agentId, draft }: { agentId: string; draft: Draft | undefined }) {
+/**
+ * "Test against the last 7 / 30 days": the draft re-decides the agent's recorded requests (a policy
+ * backtest). It tests the form as it is at the click, not the preview's settled copy.
+ */
+function BacktestPanel({ agentId, draftNow }: { agentId: string; draftNow(): Draft | undefined }) {
   const { api, $api, workspace } = useConsole();
   const path = { workspace_slug: workspace.slug };
   const start = $api.useMutation('post', '/control/v1/workspaces/{workspace_slug}/policy_backtests');
@@ -340,7 +354,10 @@ function BacktestPanel({ agentId, draft }: { agentId: string; draft: Draft | und
   });
   const shown = changes.data?.pages.flatMap((p) => p.data) ?? [];
 
+  const [invalid, setInvalid] = useState(false);
   const test = (days: number) => {
+    const draft = draftNow();
+    setInvalid(!draft);
     if (!draft) return;
     const to = new Date();
     start.mutate({ params: { path }, body: { agent_id: agentId, policy: draft, from: new Date(to.getTime() - days * DAY_MS).toISOString(), to: to.toISOString() } });
@@ -351,13 +368,14 @@ function BacktestPanel({ agentId, draft }: { agentId: string; draft: Draft | und
     <fieldset className="preview" aria-live="polite" data-testid="backtest">
       <legend>Test against past requests</legend>
       <p>
-        <button type="button" disabled={!draft || start.isPending} onClick={() => test(7)}>
+        <button type="button" disabled={start.isPending} onClick={() => test(7)}>
           Test against last 7 days
         </button>{' '}
-        <button type="button" disabled={!draft || start.isPending} onClick={() => test(30)}>
+        <button type="button" disabled={start.isPending} onClick={() => test(30)}>
           Test against last 30 days
         </button>
       </p>
+      {invalid && <p className="note">Fix the fields marked above first.</p>}
       <ErrorBox error={start.error ?? followed.error ?? changes.error} />
       {run && !result && (
         <p aria-busy="true">

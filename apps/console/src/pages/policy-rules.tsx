@@ -18,15 +18,15 @@ const SETTINGS: Record<RuleKind, readonly Setting[]> = {
   resource_allowlist: ['allow'],
   condition: ['effect', 'when'],
 };
-const KIND_LABELS: Record<RuleKind, string> = {
-  cost_cap: 'Cost cap: deny one request above an amount',
-  spend_window: 'Spend window: deny once spending in a sliding window passes an amount',
-  monthly_spend_cap: 'Monthly cap: deny once spending this calendar month passes an amount',
-  rate_limit: 'Rate limit: deny past a number of requests in a window',
-  approval_threshold: 'Approval threshold: hold for a person above an amount',
-  action_allowlist: 'Action allowlist: deny action types not listed',
-  resource_allowlist: 'Resource allowlist: deny resources (payees) not listed',
-  condition: 'Condition: deny, allow or hold when a condition matches',
+const KIND_LABELS: Record<RuleKind, [label: string, what: string]> = {
+  cost_cap: ['Cost cap', 'Denies a single request above the maximum.'],
+  spend_window: ['Spend window', 'Denies once spending within the sliding window would pass the maximum.'],
+  monthly_spend_cap: ['Monthly cap', 'Denies once spending this calendar month (UTC) would pass the maximum.'],
+  rate_limit: ['Rate limit', 'Denies past the maximum number of requests within the window.'],
+  approval_threshold: ['Approval threshold', 'Holds a request above the amount for a person to approve.'],
+  action_allowlist: ['Action allowlist', 'Denies action types not listed (patterns like payment.*).'],
+  resource_allowlist: ['Resource allowlist', 'Denies resources (payees, for payments) not listed.'],
+  condition: ['Condition', 'Denies, allows or holds when the condition matches.'],
 };
 const SETTING_LABELS: Record<Exclude<Setting, 'effect' | 'when'>, string> = {
   max_cents: 'Maximum (cents)',
@@ -178,10 +178,11 @@ function RuleFields({ index, control, register, errors }: { index: number; contr
         <select {...register(at('kind'))} {...described(errors, at('kind'))}>
           {RULE_KINDS.map((k) => (
             <option key={k} value={k}>
-              {KIND_LABELS[k]}
+              {KIND_LABELS[k][0]}
             </option>
           ))}
         </select>
+        <span className="muted">{KIND_LABELS[kind][1]}</span>
         <FieldError errors={errors} name={at('kind')} />
       </label>
       <label>
@@ -233,7 +234,7 @@ function AddRule({ onAdd }: { onAdd(kind: RuleKind): void }) {
         <select value={kind} onChange={(e) => setKind(e.target.value as RuleKind)}>
           {RULE_KINDS.map((k) => (
             <option key={k} value={k}>
-              {KIND_LABELS[k]}
+              {KIND_LABELS[k][0]}
             </option>
           ))}
         </select>

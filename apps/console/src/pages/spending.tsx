@@ -9,6 +9,7 @@ type Range = keyof typeof RANGES;
 /** The route's outcomes, shown as the words the console uses elsewhere. */
 const OUTCOMES = { allowed: 'allowed', requires_approval: 'held', denied: 'denied' } as const;
 type Outcome = keyof typeof OUTCOMES;
+const OUTCOME_ORDER = Object.keys(OUTCOMES) as Outcome[];
 const COLORS: Record<Outcome, string> = { allowed: '#2e7d32', requires_approval: '#b26a00', denied: '#c62828' };
 type Figure = Schemas['SpendingTotalSchema'];
 
@@ -74,13 +75,15 @@ export function SpendingPage() {
               </tr>
             </thead>
             <tbody>
-              {inCurrency(d.totals).map((t) => (
-                <tr key={t.outcome} data-outcome={t.outcome}>
-                  <td>{OUTCOMES[t.outcome as Outcome] ?? t.outcome}</td>
-                  <td>{t.count}</td>
-                  <td>{money(t.amount_cents, t.currency)}</td>
-                </tr>
-              ))}
+              {inCurrency(d.totals)
+                .sort((a, b) => OUTCOME_ORDER.indexOf(a.outcome as Outcome) - OUTCOME_ORDER.indexOf(b.outcome as Outcome))
+                .map((t) => (
+                  <tr key={t.outcome} data-outcome={t.outcome}>
+                    <td>{OUTCOMES[t.outcome as Outcome] ?? t.outcome}</td>
+                    <td>{t.count}</td>
+                    <td>{money(t.amount_cents, t.currency)}</td>
+                  </tr>
+                ))}
             </tbody>
           </table>
           <h2>Volume over time by outcome</h2>
@@ -92,7 +95,7 @@ export function SpendingPage() {
                 <YAxis tickFormatter={(v: number) => String(v / 100)} />
                 <Tooltip formatter={(v) => money(Number(v), currency)} />
                 <Legend />
-                {(Object.keys(OUTCOMES) as Outcome[]).map((o) => (
+                {OUTCOME_ORDER.map((o) => (
                   <Bar key={o} dataKey={o} name={OUTCOMES[o]} stackId="o" fill={COLORS[o]} isAnimationActive={false} />
                 ))}
               </BarChart>
@@ -141,7 +144,7 @@ function PerAgent({ rows, currency }: { rows: Schemas['SpendingAgentSchema'][]; 
           <YAxis type="category" dataKey="agent" width={110} />
           <Tooltip formatter={(v) => money(Number(v), currency)} />
           <Legend />
-          {(Object.keys(OUTCOMES) as Outcome[]).map((o) => (
+          {OUTCOME_ORDER.map((o) => (
             <Bar key={o} dataKey={o} name={OUTCOMES[o]} stackId="o" fill={COLORS[o]} isAnimationActive={false} />
           ))}
         </BarChart>
