@@ -58,6 +58,22 @@ describe('GET /control/v1/workspaces/:slug/spending', () => {
     expect(past).toMatchObject({ totals: [], timeline: [], agents: [], rules: [] });
   });
 
+  it('reads the same figures from the day and hour rollups as from the intents', async () => {
+    const day = 86_400_000;
+    const hour = 3_600_000;
+    const today = Math.floor(Date.now() / day) * day;
+    const thisHour = Math.floor(Date.now() / hour) * hour;
+    const sorted = (d: { totals: { outcome: string }[] }) => [...d.totals].sort((a, b) => a.outcome.localeCompare(b.outcome));
+    // Whole days around now (day rows), whole hours around now (hour rows), and a range ending now (intents at its edge).
+    const days = (await get({ from: new Date(today - 2 * day).toISOString(), to: new Date(today + 2 * day).toISOString() }).expect(200)).body.data;
+    const hours = (await get({ granularity: 'hour', from: new Date(thisHour - 2 * hour).toISOString(), to: new Date(thisHour + 3 * hour).toISOString() }).expect(200)).body.data;
+    const edge = (await get().expect(200)).body.data;
+    expect(sorted(days)).toEqual(sorted(edge));
+    expect(sorted(hours)).toEqual(sorted(edge));
+    expect(days.rules).toEqual(edge.rules);
+    expect(hours.agents).toEqual(expect.arrayContaining(edge.agents));
+  });
+
   it('refuses a bad range in the envelope, naming the field', async () => {
     const backwards = await get({ from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' }).expect(422);
     expect(backwards.body.error).toMatchObject({ code: null, param: 'from' });
