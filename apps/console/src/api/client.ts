@@ -3,29 +3,11 @@ import createQueryHooks from 'openapi-react-query';
 import { QueryClient } from '@tanstack/react-query';
 import type { components, paths } from './control-api';
 import type { Session } from '../auth';
+import { ApiError, envelopeOf } from './api-error';
+
+export { ApiError } from './api-error';
 
 export type Schemas = components['schemas'];
-type Envelope = Schemas['ControlError'];
-
-/**
- * A failed call: control's envelope (`{error: {message, code, hint, param?, details?}}`) plus the
- * HTTP status, or a network failure with status 0. It has the envelope's shape, so it is what the
- * generated client declares its calls throw.
- */
-export class ApiError extends Error implements Envelope {
-  constructor(
-    readonly error: Envelope['error'],
-    readonly status: number,
-  ) {
-    super(error.message);
-  }
-}
-
-function envelopeOf(body: unknown, status: number): Envelope['error'] {
-  const error = (body as Partial<Envelope> | null)?.error;
-  if (error && typeof error.message === 'string') return error;
-  return { message: `control answered ${status}`, code: null, hint: 'Try again; if it persists, check that control is running' };
-}
 
 /**
  * control's API, typed from the committed OpenAPI snapshot (control-openapi.json -> control-api.d.ts,

@@ -7,7 +7,8 @@ import { Schemas, unwrap } from '../api/client';
 import { useConsole } from '../context';
 import { commaList, described, FieldError, FormError, joinList, optionalCents, optionalSeconds, showRefusal } from '../forms';
 import { ErrorBox, money, Status } from '../ui';
-import { ApiRule, jsonRules, parseRule, RULE_FIELDS, RuleEditor, RuleRow, rowOf } from './policy-rules';
+import { RuleEditor } from './policy-rules';
+import { ApiRule, jsonRules, parseRule, RULE_FIELDS, RuleRow, rowOf } from './rule-rows';
 
 type Policy = Schemas['PolicySchema'];
 type Draft = Schemas['PolicyDraftDto'];

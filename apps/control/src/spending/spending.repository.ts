@@ -42,7 +42,11 @@ export class SpendingRepository {
          UNION ALL
          SELECT i.created_at, i.agent_id, i.decision->>'rule', i.decision->>'outcome', i.currency, 1, i.amount_cents
            FROM intents i
-          WHERE i.workspace_id = $1 AND ((i.created_at >= $2 AND i.created_at < $4) OR (i.created_at >= $5 AND i.created_at < $3))
+          WHERE i.workspace_id = $1 AND i.created_at >= $2 AND i.created_at < $4
+         UNION ALL
+         SELECT i.created_at, i.agent_id, i.decision->>'rule', i.decision->>'outcome', i.currency, 1, i.amount_cents
+           FROM intents i
+          WHERE i.workspace_id = $1 AND i.created_at >= $5 AND i.created_at < $3
        ), sums AS (
          SELECT GROUPING(bucket, agent_id, rule) AS grouping, bucket, agent_id, rule, outcome, currency,
                 sum(decisions) AS count, sum(amount_cents) AS amount_cents
