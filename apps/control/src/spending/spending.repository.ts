@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Granularity } from './dto/spending-query.dto';
-import { segmentsOf } from './spending-segments';
+import { Segments, segmentsOf } from './spending-segments';
 
 export interface SpendingRow {
-  /** Which grouping the row belongs to (Postgres GROUPING(): a bit per column left out of the group). */
-  grouping: number;
+  /** Which figure the row is. */
+  grouping: 'totals' | 'timeline' | 'agents' | 'rules';
   bucket: Date | null;
   agent_id: string | null;
   agent_name: string | null;
@@ -16,48 +16,35 @@ export interface SpendingRow {
   amount_cents: string;
 }
 
-/** GROUPING(bucket, agent_id, rule) of each grouping set below. */
-export const GROUPS = { totals: 0b111, timeline: 0b011, agents: 0b101, rules: 0b110 } as const;
-
 @Injectable()
 export class SpendingRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Every decision of [from, to) added up four ways: in total, per bucket, per agent and per
-   * deciding rule, each by outcome and currency. Whole days and hours come from the rollups, the
-   * partial hours at the edges from the intents (see segmentsOf).
+   * Every decision of [from, to) added up four ways, each by outcome and currency: in total, per
+   * agent and per deciding rule from the coarsest rows that cover the range (days), and per bucket
+   * from rows of the timeline's granularity (decisions_between, segmentsOf).
    */
   aggregate(workspaceId: string, from: Date, to: Date, granularity: Granularity): Promise<SpendingRow[]> {
-    const { hourFrom, dayFrom, dayTo, hourTo } = segmentsOf(from, to, granularity);
+    const bounds = (s: Segments) => [s.hourFrom, s.hourTo, s.dayFrom, s.dayTo];
     return this.dataSource.query(
-      `WITH decided AS (
-         SELECT r.bucket AS at, r.agent_id, nullif(r.rule, '') AS rule, r.outcome, r.currency, r.decisions, r.amount_cents
-           FROM decision_rollups r
-          WHERE r.workspace_id = $1 AND r.span = 'day' AND r.bucket >= $6 AND r.bucket < $7
-         UNION ALL
-         SELECT r.bucket, r.agent_id, nullif(r.rule, ''), r.outcome, r.currency, r.decisions, r.amount_cents
-           FROM decision_rollups r
-          WHERE r.workspace_id = $1 AND r.span = 'hour' AND ((r.bucket >= $4 AND r.bucket < $6) OR (r.bucket >= $7 AND r.bucket < $5))
-         UNION ALL
-         SELECT i.created_at, i.agent_id, i.decision->>'rule', i.decision->>'outcome', i.currency, 1, i.amount_cents
-           FROM intents i
-          WHERE i.workspace_id = $1 AND i.created_at >= $2 AND i.created_at < $4
-         UNION ALL
-         SELECT i.created_at, i.agent_id, i.decision->>'rule', i.decision->>'outcome', i.currency, 1, i.amount_cents
-           FROM intents i
-          WHERE i.workspace_id = $1 AND i.created_at >= $5 AND i.created_at < $3
-       ), sums AS (
-         SELECT GROUPING(bucket, agent_id, rule) AS grouping, bucket, agent_id, rule, outcome, currency,
-                sum(decisions) AS count, sum(amount_cents) AS amount_cents
-           FROM (SELECT date_trunc($8, at, 'UTC') AS bucket, agent_id, rule, outcome, currency, decisions, amount_cents FROM decided) d
-          GROUP BY GROUPING SETS ((outcome, currency), (bucket, outcome, currency), (agent_id, outcome, currency), (rule, outcome, currency))
-       )
+      `WITH coarse AS (SELECT * FROM decisions_between($1, $2, $3, $4, $5, $6, $7)),
+            fine AS (SELECT * FROM decisions_between($1, $2, $3, $8, $9, $10, $11)),
+            sums AS (
+              SELECT CASE GROUPING(agent_id, rule) WHEN 3 THEN 'totals' WHEN 1 THEN 'agents' ELSE 'rules' END AS grouping,
+                     NULL::timestamptz AS bucket, agent_id, rule, outcome, currency, sum(decisions) AS count, sum(amount_cents) AS amount_cents
+                FROM coarse
+               GROUP BY GROUPING SETS ((outcome, currency), (agent_id, outcome, currency), (rule, outcome, currency))
+              UNION ALL
+              SELECT 'timeline', date_trunc($12, at, 'UTC'), NULL, NULL, outcome, currency, sum(decisions), sum(amount_cents)
+                FROM fine
+               GROUP BY 2, outcome, currency
+            )
        SELECT s.*, a.name AS agent_name
          FROM sums s
          LEFT JOIN agents a ON a.id = s.agent_id AND a.workspace_id = $1
         ORDER BY s.grouping, s.bucket, s.count DESC, s.rule, s.agent_id, s.outcome, s.currency`,
-      [workspaceId, from, to, hourFrom, hourTo, dayFrom, dayTo, granularity],
+      [workspaceId, from, to, ...bounds(segmentsOf(from, to, 'day')), ...bounds(segmentsOf(from, to, granularity)), granularity],
     ) as Promise<SpendingRow[]>;
   }
 }

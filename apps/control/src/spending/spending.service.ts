@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { unprocessable } from '../common/control-errors';
 import type { Granularity, SpendingQueryDto } from './dto/spending-query.dto';
-import { GROUPS, SpendingRepository, SpendingRow } from './spending.repository';
+import { SpendingRepository, SpendingRow } from './spending.repository';
 import type { SpendingSchema } from './spending.schema';
 
 const DAY_MS = 86_400_000;
@@ -25,16 +25,16 @@ export class SpendingService {
       throw unprocessable(`A ${granularity} timeline covers at most ${MAX_DAYS[granularity]} days`, query.from ? 'from' : 'granularity');
     }
     const rows = await this.spending.aggregate(workspaceId, from, to, granularity);
-    const of = (group: number) => rows.filter((r) => r.grouping === group);
+    const of = (group: SpendingRow['grouping']) => rows.filter((r) => r.grouping === group);
     return {
       from: from.toISOString(),
       to: to.toISOString(),
       granularity,
-      totals: of(GROUPS.totals).map(figure),
-      timeline: of(GROUPS.timeline).map((r) => ({ bucket: (r.bucket as Date).toISOString(), ...figure(r) })),
-      agents: of(GROUPS.agents).map((r) => ({ agent_id: r.agent_id as string, agent_name: r.agent_name, ...figure(r) })),
+      totals: of('totals').map(figure),
+      timeline: of('timeline').map((r) => ({ bucket: (r.bucket as Date).toISOString(), ...figure(r) })),
+      agents: of('agents').map((r) => ({ agent_id: r.agent_id as string, agent_name: r.agent_name, ...figure(r) })),
       // Allowed decisions name no rule; only the rules that denied or held are listed.
-      rules: of(GROUPS.rules).flatMap((r) => (r.rule === null ? [] : [{ rule: r.rule, ...figure(r) }])),
+      rules: of('rules').flatMap((r) => (r.rule === null ? [] : [{ rule: r.rule, ...figure(r) }])),
     };
   }
 }

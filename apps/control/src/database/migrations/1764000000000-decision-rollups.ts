@@ -4,8 +4,8 @@ import { sqlFile } from '../sql/sql-file';
 /**
  * What the Spending summary reads: every decision added up per workspace, hour or day, agent,
  * outcome, deciding rule ('' for none) and currency, kept by a trigger on intents (a decision's
- * outcome, amount and time never change after insert). Partial hours at a range's edges are read
- * from intents by time.
+ * outcome, amount and time never change after insert), and `decisions_between`, which reads a
+ * range from them (partial hours at its edges from intents by time).
  */
 export class DecisionRollups1764000000000 implements MigrationInterface {
   name = 'DecisionRollups1764000000000';
@@ -26,6 +26,7 @@ export class DecisionRollups1764000000000 implements MigrationInterface {
         PRIMARY KEY (workspace_id, span, bucket, agent_id, outcome, rule, currency)
       )`);
     await q.query(sqlFile('decision-rollups-add.sql'));
+    await q.query(sqlFile('decisions-between.sql'));
     // The trigger first, then the backfill, in one transaction: the trigger's lock holds inserts back
     // until both commit, so no decision is counted twice or missed.
     await q.query(`
@@ -42,6 +43,7 @@ export class DecisionRollups1764000000000 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP TRIGGER intents_decision_rollups ON intents`);
     await q.query(`DROP FUNCTION decision_rollups_add()`);
+    await q.query(`DROP FUNCTION decisions_between(uuid, timestamptz, timestamptz, timestamptz, timestamptz, timestamptz, timestamptz)`);
     await q.query(`DROP TABLE decision_rollups`);
     await q.query(`DROP INDEX intents_by_workspace_time`);
   }
