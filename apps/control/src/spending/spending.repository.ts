@@ -29,7 +29,8 @@ export class SpendingRepository {
     const bounds = (s: Segments) => [s.hourFrom, s.hourTo, s.dayFrom, s.dayTo];
     return this.dataSource.query(
       `WITH coarse AS (SELECT * FROM decisions_between($1, $2, $3, $4, $5, $6, $7)),
-            fine AS (SELECT * FROM decisions_between($1, $2, $3, $8, $9, $10, $11)),
+            -- A day timeline reads the same rows as the other figures; an hour timeline reads its own.
+            fine AS (SELECT * FROM coarse WHERE $12 = 'day' UNION ALL SELECT * FROM decisions_between($1, $2, $3, $8, $9, $10, $11) WHERE $12 = 'hour'),
             sums AS (
               SELECT CASE GROUPING(agent_id, rule) WHEN 3 THEN 'totals' WHEN 1 THEN 'agents' ELSE 'rules' END AS grouping,
                      NULL::timestamptz AS bucket, agent_id, rule, outcome, currency, sum(decisions) AS count, sum(amount_cents) AS amount_cents
