@@ -41,7 +41,7 @@ export function SpendingPage() {
     <section aria-labelledby="spending-title">
       <h1 id="spending-title">Spending</h1>
       <div className="filters">
-        <div role="radiogroup" aria-label="Range">
+        <div role="radiogroup" aria-label="Range" className="filters">
           {(Object.keys(RANGES) as Range[]).map((r) => (
             <label key={r}>
               <input type="radio" name="range" checked={span.range === r} onChange={() => setSpan(windowOf(r))} /> Last {r}
