@@ -1,5 +1,6 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 export default [
   { ignores: ['**/dist', '**/node_modules', '.data/**', 'coverage/**'] },
@@ -24,5 +25,11 @@ export default [
       ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
+  },
+  // The console's hooks follow React's rules (call order, effect dependencies, render purity).
+  {
+    files: ['apps/console/**/*.tsx', 'apps/console/**/*.ts'],
+    ...reactHooks.configs.flat.recommended,
+    rules: { ...reactHooks.configs.flat.recommended.rules, 'react-hooks/exhaustive-deps': 'error' },
   },
 ];

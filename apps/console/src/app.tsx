@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import { Api, Schemas, unwrap } from './api/client';
+import type { Api, QueryHooks, Schemas } from './api/client';
 import type { Session } from './auth';
 import { Ctx } from './context';
-import { ErrorBox, useLoad } from './ui';
+import { ErrorBox } from './ui';
 import { ApprovalsPage } from './pages/approvals';
 import { AgentsPage } from './pages/agents';
 import { SpendingPage } from './pages/spending';
@@ -38,15 +38,14 @@ function useRoute(): PageId {
   return page;
 }
 
-export function App({ api, session }: { api: Api; session: Session }) {
+export function App({ api, $api, session }: { api: Api; $api: QueryHooks; session: Session }) {
   const page = useRoute();
   const [slug, setSlug] = useState(() => localStorage.getItem(WORKSPACE) ?? '');
   // GET /workspaces is not paginated; its 200 body has no schema in the document, so it is typed here.
-  const workspaces = useLoad(
-    async () => (await unwrap(api.GET('/control/v1/workspaces'))) as unknown as { data: Schemas['WorkspaceSchema'][] },
-    [api],
-  );
-  const list = workspaces.data?.data ?? [];
+  const workspaces = $api.useQuery('get', '/control/v1/workspaces', undefined, {
+    select: (body) => (body as unknown as { data: Schemas['WorkspaceSchema'][] }).data,
+  });
+  const list = workspaces.data ?? [];
   const workspace = list.find((w) => w.slug === slug) ?? list[0];
   const choose = (next: string) => {
     localStorage.setItem(WORKSPACE, next);
@@ -92,12 +91,12 @@ export function App({ api, session }: { api: Api; session: Session }) {
           <Ctx.Provider
             value={
               workspace
-                ? { api, workspace, can: (c) => workspace.capabilities.includes(c) }
+                ? { api, $api, workspace, can: (c) => workspace.capabilities.includes(c) }
                 : null
             }
           >
             {page === 'workspaces' ? (
-              <WorkspacesPage api={api} workspaces={list} current={workspace} onChanged={(s) => (choose(s), workspaces.reload())} />
+              <WorkspacesPage $api={$api} workspaces={list} current={workspace} onChanged={choose} />
             ) : (
               (() => {
                 const Page = WORKSPACE_PAGES[page];

@@ -1,8 +1,10 @@
 import { createContext, useContext } from 'react';
-import type { Api, Schemas } from './api/client';
+import type { Api, QueryHooks, Schemas } from './api/client';
 
 export interface ConsoleContext {
   api: Api;
+  /** TanStack Query hooks over `api`. */
+  $api: QueryHooks;
   workspace: Schemas['WorkspaceSchema'];
   can(capability: 'read' | 'approve' | 'manage_policy' | 'manage_members'): boolean;
 }

@@ -3,7 +3,8 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { Auth } from './auth';
 import { loadConfig } from './config';
-import { createApi } from './api/client';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createApi, createQueryClient, queryHooks } from './api/client';
 import './styles.css';
 
 const root = createRoot(document.getElementById('root') as HTMLElement);
@@ -24,9 +25,12 @@ async function start() {
     );
     return;
   }
+  const api = createApi(config.controlUrl, session);
   root.render(
     <StrictMode>
-      <App api={createApi(config.controlUrl, session)} session={session} />
+      <QueryClientProvider client={createQueryClient()}>
+        <App api={api} $api={queryHooks(api)} session={session} />
+      </QueryClientProvider>
     </StrictMode>,
   );
 }

@@ -1,4 +1,4 @@
-import { ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { ReactNode, useState } from 'react';
 import { ApiError } from './api/client';
 
 /** Integer minor units as a decimal amount, without going through floating point. */
@@ -11,35 +11,6 @@ export function money(cents: number | string | null | undefined, currency = 'USD
 
 export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
 
-export interface Loaded<T> {
-  data: T | undefined;
-  error: unknown;
-  loading: boolean;
-  reload(): void;
-}
-
-/** Runs `load` now and whenever `deps` change (and every `refreshMs` when given). */
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[], refreshMs?: number): Loaded<T> {
-  const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true });
-  const [tick, setTick] = useState(0);
-  const latest = useRef(0);
-  const run = useCallback(load, deps);
-  useEffect(() => {
-    const id = ++latest.current;
-    setState((s) => ({ ...s, loading: true }));
-    run().then(
-      (data) => id === latest.current && setState({ data, loading: false }),
-      (error: unknown) => id === latest.current && setState((s) => ({ data: s.data, error, loading: false })),
-    );
-  }, [run, tick]);
-  useEffect(() => {
-    if (!refreshMs) return;
-    const timer = window.setInterval(() => setTick((t) => t + 1), refreshMs);
-    return () => window.clearInterval(timer);
-  }, [refreshMs]);
-  return { ...state, reload: () => setTick((t) => t + 1) } as Loaded<T>;
-}
-
 /** An API error as the envelope states it: message and code, never a blank page. */
 export function ErrorBox({ error }: { error: unknown }) {
   if (!error) return null;
@@ -47,18 +18,18 @@ export function ErrorBox({ error }: { error: unknown }) {
   return (
     <div className="error" role="alert">
       <strong>{api ? `Error ${api.status || ''}` : 'Error'}</strong> {error instanceof Error ? error.message : String(error)}
-      {api?.code ? <code className="code">{api.code}</code> : null}
+      {api?.error.code ? <code className="code">{api.error.code}</code> : null}
     </div>
   );
 }
 
-/** Loading, error and empty states around a list. */
-export function Status<T>({ loaded, empty, children }: { loaded: Loaded<T[]>; empty: string; children: (rows: T[]) => ReactNode }) {
-  if (loaded.data === undefined) return loaded.error ? <ErrorBox error={loaded.error} /> : <p aria-busy="true">Loading…</p>;
+/** Loading, error and empty states around a list query (a failed refresh keeps the rows it had). */
+export function Status<T>({ query, empty, children }: { query: { data: T[] | undefined; error: unknown }; empty: string; children: (rows: T[]) => ReactNode }) {
+  if (query.data === undefined) return query.error ? <ErrorBox error={query.error} /> : <p aria-busy="true">Loading…</p>;
   return (
     <>
-      <ErrorBox error={loaded.error} />
-      {loaded.data.length === 0 ? <p className="empty">{empty}</p> : children(loaded.data)}
+      <ErrorBox error={query.error} />
+      {query.data.length === 0 ? <p className="empty">{empty}</p> : children(query.data)}
     </>
   );
 }

@@ -181,18 +181,34 @@ describe('console in a browser', () => {
     expect((await agentApi('GET', `budgets/${budgetId}`)).body.data.remaining_cents).toBe(100_000 - 20_000);
   });
 
-  it('edits a policy with a live preview; API errors show next to the field', async () => {
+  it('edits a policy with a live preview; refusals show next to the field they name', async () => {
     await go('Policies', 'Policies');
     await page.getByRole('button', { name: 'Edit policy of shopper' }).click();
     const editor = page.getByRole('form', { name: 'Policy of shopper' });
     await editor.getByLabel('Cost (cents)').fill('25000');
     await editor.getByTestId('preview-outcome').getByText('requires_approval').waitFor();
 
+    // The form's own check: a rule setting that is not a whole number never reaches control.
+    await editor.getByRole('button', { name: 'Add rule' }).click();
+    await editor.getByLabel('Rule 1 maximum (cents)').fill('-5');
+    await editor.locator('#rules-0-max_cents-error').getByText('a whole number of cents').waitFor();
+    // Control's check, placed by the envelope's param: action types are control's to judge.
+    await editor.getByLabel('Rule 1 kind').selectOption('action_allowlist');
+    await editor.getByLabel('Rule 1 allowed (comma-separated)').fill('Payment');
+    await editor.locator('#rules-0-allow-error').getByText(/rules\[0\]\.allow must be an array of action types/).waitFor();
+    expect(await editor.getByLabel('Rule 1 allowed (comma-separated)').getAttribute('aria-invalid')).toBe('true');
+    // The same refusal in the JSON view lands on the JSON.
+    await editor.getByRole('button', { name: 'Edit rules as JSON' }).click();
     await editor.getByLabel('Rules (JSON array)').fill('[{"kind":"cost_cap","max_cents":-5}]');
-    await editor.locator('#rules-error').waitFor();
-    expect(await editor.locator('#rules-error').textContent()).toMatch(/rules/);
-
+    await editor.locator('#rules_json-error').getByText(/rules\[0\]\.max_cents/).waitFor();
     await editor.getByLabel('Rules (JSON array)').fill('[]');
+    await editor.getByRole('button', { name: 'Edit rules as fields' }).click();
+    await editor.getByText('No rules beyond the caps above.').waitFor();
+    // And a cap pair control refuses together names the field to fix.
+    await editor.getByLabel('Velocity cap (cents)').fill('100');
+    await editor.locator('#velocity_window_seconds-error').getByText(/set together/).waitFor();
+    await editor.getByLabel('Velocity cap (cents)').fill('');
+
     await editor.getByLabel('Hold for approval above (cents)').fill('30000');
     await editor.getByTestId('preview-outcome').getByText('allowed').waitFor();
     await shot('policies');
@@ -222,11 +238,55 @@ describe('console in a browser', () => {
     await panel.getByRole('cell', { name: '250.00 USD' }).first().waitFor();
   });
 
+  it('adds a velocity rule and a payee allowlist as typed rules; each denies a payment', async () => {
+    await go('Policies', 'Policies');
+    await page.getByRole('button', { name: 'Edit policy of shopper' }).click();
+    const editor = page.getByRole('form', { name: 'Policy of shopper' });
+    const adder = editor.getByRole('group', { name: 'Add a rule' });
+    await adder.getByRole('combobox').selectOption('spend_window');
+    await adder.getByRole('button', { name: 'Add rule' }).click();
+    await editor.getByLabel('Rule 1 maximum (cents)').fill('50000');
+    await editor.getByLabel('Rule 1 window (seconds)').fill('3600');
+    await adder.getByRole('combobox').selectOption('resource_allowlist');
+    await adder.getByRole('button', { name: 'Add rule' }).click();
+    await editor.getByLabel('Rule 2 allowed (comma-separated)').fill('vendor.example');
+    await editor.getByTestId('preview-outcome').waitFor();
+    await shot('policies-rules');
+    await editor.getByRole('button', { name: 'Save policy' }).click();
+    await page.getByText(/Saved; the policy is now at version \d+\./).waitFor();
+
+    // 200.00 + 250.00 are in the hour's window already: 100.00 more passes 500.00.
+    const overWindow = await pay(10_000);
+    expect(overWindow.status).toBe(403);
+    expect(overWindow.body.decision.rule).toBe('spend_window');
+    const elsewhere = await agentApi('POST', 'payment_intents', { budget_id: budgetId, amount_cents: 100, counterparty: 'other.example', idempotency_key: randomUUID() });
+    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.body.decision.rule).toBe('resource_allowlist');
+    expect((await pay(100)).status).toBe(201);
+
+    // The saved rules read back as typed rows.
+    await page.getByRole('button', { name: 'Edit policy of shopper' }).click();
+    expect(await editor.getByLabel('Rule 1 kind').inputValue()).toBe('spend_window');
+    expect(await editor.getByLabel('Rule 2 allowed (comma-separated)').inputValue()).toBe('vendor.example');
+  });
+
   it('charts spending and reads the audit log', async () => {
     await go('Spending', 'Spending');
     await page.getByTestId('chart-time').locator('svg.recharts-surface').first().waitFor();
-    await page.getByRole('cell', { name: 'session_budget' }).waitFor();
+    const rules = page.getByTestId('denial-rules');
+    for (const rule of ['session_budget', 'spend_window', 'resource_allowlist']) await rules.getByRole('cell', { name: rule }).waitFor();
     await shot('spending');
+    // The page shows control's figures as they are: the same totals the route answers.
+    const token = await page.evaluate<string>("JSON.parse(sessionStorage.getItem('bursar.console.tokens')).access_token");
+    const slug = ((await (await fetch(`${stack.controlUrl}/control/v1/workspaces`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: { slug: string }[] }).data[0].slug;
+    const summary = (await (await fetch(`${stack.controlUrl}/control/v1/workspaces/${slug}/spending?granularity=day&from=${new Date(Date.now() - 7 * 86_400_000).toISOString()}`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      data: { totals: { outcome: string; count: number; amount_cents: number }[] };
+    };
+    const shown = await page.getByTestId('spending-totals').locator('tbody tr').evaluateAll((rows) => rows.map((r) => [r.getAttribute('data-outcome'), ...[...r.querySelectorAll('td')].slice(1).map((td) => td.textContent)]));
+    const cents = (n: number) => `${Math.floor(n / 100)}.${String(n % 100).padStart(2, '0')} USD`;
+    const byOutcome = (rows: (string | null)[][]) => [...rows].sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    expect(byOutcome(shown)).toEqual(byOutcome(summary.data.totals.map((t) => [t.outcome, String(t.count), cents(t.amount_cents)])));
+    expect(summary.data.totals.find((t) => t.outcome === 'denied')?.count).toBeGreaterThanOrEqual(3);
 
     await go('Audit log', 'Audit log');
     await page.getByTestId('audit-event').first().waitFor();

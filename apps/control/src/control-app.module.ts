@@ -25,6 +25,7 @@ import { PolicyBacktestsModule } from './policy-backtests/policy-backtests.modul
 import { PolicyPreviewsModule } from './policy-previews/policy-previews.module';
 import { PolicyVersionsModule } from './policy-versions/policy-versions.module';
 import { SpendTokensModule } from './spend-tokens/spend-tokens.module';
+import { SpendingModule } from './spending/spending.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 
@@ -61,6 +62,7 @@ export class ControlAppModule {
         PolicyPreviewsModule,
         PolicyBacktestsModule,
         PolicyVersionsModule,
+        SpendingModule,
         BillingModule,
       ],
       providers: [

@@ -32,7 +32,7 @@ export function describeControlApi(builder: DocumentBuilder): DocumentBuilder {
     .setDescription(
       'Spend control for AI agents. Agents call /control/v1/agent/* with their agent key; people call ' +
         '/control/v1/workspaces/{workspace_slug}/* with an identity token. Failures use the envelope ' +
-        '{error: {message, code, hint}}; code is null for plain validation failures: 400 when a required field is ' +
+        '{error: {message, code, hint, param?, details?}}; code is null for plain validation failures: 400 when a required field is ' +
         'missing, the body is unreadable or a query parameter is invalid, 422 when a field is present but wrong. ' +
         'Every response carries X-Request-Id; rate-limited routes carry X-RateLimit-Limit/-Remaining/-Reset.',
     )
@@ -55,6 +55,13 @@ export function finishControlApi(document: OpenAPIObject): OpenAPIObject {
             message: { type: 'string', description: 'For humans; do not switch on it' },
             code: { type: 'string', nullable: true, description: 'Set only for the failures the API defines a code for' },
             hint: { type: 'string', description: 'What to change before trying again; for humans, like message' },
+            param: { type: 'string', description: 'The offending request field, as a path (`rules[0].max_cents`, `name`), when one is to blame' },
+            details: {
+              type: 'object',
+              description: 'Validation failures: `fields` maps each failing field path to its messages',
+              properties: { fields: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } } },
+              additionalProperties: true,
+            },
           },
           additionalProperties: true,
         },

@@ -7,7 +7,7 @@ import { Client } from 'pg';
 import { generateSecretKey } from '@bursar/crypto';
 import { freePort, toolSettings } from '@bursar/dev-infra';
 import { startAppProcess, SWC_REGISTER } from '@bursar/testing';
-import { BENCH_SERVERS, redisUrl, report, runScript, scratchDatabase, sleep, BENCH_SERVICE_NODE } from './bench-kit';
+import { BENCH_SERVERS, percentile, redisUrl, report, runScript, scratchDatabase, sleep, BENCH_SERVICE_NODE } from './bench-kit';
 
 /*
  * `pnpm bench:backtest`: the real control service (a child process) on a scratch database backtests
@@ -24,6 +24,10 @@ import { BENCH_SERVERS, redisUrl, report, runScript, scratchDatabase, sleep, BEN
  *    polled until completed. decisions/s is decisions over the time from the POST to completion;
  *    the service's peak RSS comes from tools/bench/src/peak-rss.preload.js.
  *  - A check: the draft equal to the live policy, in independent mode, must change nothing.
+ *  - Before the backtests, on the same history: the Spending summary (`GET …/spending`) of the
+ *    30 days, SPENDING_CALLS sequential calls over a range not aligned to hours (so it reads the day
+ *    and hour rollups and the intents at both edges), its latency percentiles, and a check that its
+ *    totals equal a direct count of the intents in that range.
  */
 
 const settings = toolSettings({
@@ -31,6 +35,7 @@ const settings = toolSettings({
   summary: 'The real control service backtests a stricter policy draft over recorded decisions seeded with SQL: decisions/s end\nto end and peak RSS; an equal draft in independent mode must change nothing.',
   env: {
     BACKTEST_DECISIONS: { help: 'recorded decisions to backtest over', default: '1000000' },
+    SPENDING_CALLS: { help: 'sequential Spending summary calls timed over the 30 days', default: '30' },
     ...BENCH_SERVICE_NODE,
     ...BENCH_SERVERS,
   },
@@ -140,6 +145,29 @@ async function seedHistory(pg: Client, workspaceId: string, templates: Record<st
   await pg.query('ANALYZE intents');
 }
 
+/** Times the 30-day Spending summary and checks its totals against the intents of the same range. */
+async function spending(baseUrl: string, token: string, slug: string, pg: Client, workspaceId: string) {
+  const from = new Date(BASE + 1_234_567).toISOString();
+  const to = new Date(BASE + DAYS * 86_400_000 - 1_234_567).toISOString();
+  const route = `/control/v1/workspaces/${slug}/spending?granularity=day&from=${from}&to=${to}`;
+  const ms: number[] = [];
+  let body: { data: { totals: { outcome: string; count: number; amount_cents: number }[]; timeline: unknown[] } } | undefined;
+  for (let i = 0; i < Number(settings.SPENDING_CALLS); i++) {
+    const started = performance.now();
+    body = await call(baseUrl, token, 'GET', route);
+    ms.push(performance.now() - started);
+  }
+  const direct = await pg.query(
+    `SELECT decision->>'outcome' AS outcome, count(*)::int AS count, sum(amount_cents)::bigint AS amount_cents
+       FROM intents WHERE workspace_id = $1 AND created_at >= $2 AND created_at < $3 GROUP BY 1`,
+    [workspaceId, from, to],
+  );
+  const key = (rows: { outcome: string; count: number | string; amount_cents: number | string }[]) =>
+    rows.map((r) => `${r.outcome} ${r.count} ${r.amount_cents}`).sort().join(', ');
+  const totals = body?.data.totals ?? [];
+  return { ms, totals: key(totals), matches: key(totals) === key(direct.rows), buckets: body?.data.timeline.length ?? 0 };
+}
+
 function peakRssMb(): number {
   return Number(readFileSync(peakRssFile, 'utf8')) / 1024;
 }
@@ -199,6 +227,15 @@ async function main(): Promise<void> {
     let started = Date.now();
     await seedHistory(pg, workspace.id, templates);
     const seedSeconds = (Date.now() - started) / 1000;
+    const summary = await spending(baseUrl, token, slug, pg, workspace.id);
+    report(`spending summary: ${decisions} decisions of ${AGENTS} agents, 30 days by day (GET …/spending, ${summary.ms.length} sequential calls)`, {
+      'ms p50': percentile(summary.ms, 50),
+      'ms p95': percentile(summary.ms, 95),
+      'ms max': Math.max(...summary.ms),
+      'ms first call': summary.ms[0],
+      'timeline buckets': summary.buckets,
+      'check: totals equal a direct count of the intents': `${summary.matches ? 'ok' : 'MISMATCH'}: ${summary.totals}`,
+    });
     const rssBefore = peakRssMb();
     const window = { from: new Date(BASE).toISOString(), to: new Date(BASE + DAYS * 86_400_000).toISOString() };
 

@@ -174,7 +174,7 @@ function requestArbitrary(ops: Operation[], targets: Record<string, Target>): fc
 const UNCONFIGURED_CODES = new Set(['billing_unavailable', 'identity_not_configured']);
 
 /**
- * Ledger errors: {error:{code,message,hint,docs_url},livemode,request_id}; control: {error:{message,code|null,hint}}.
+ * Ledger errors: {error:{code,message,hint,docs_url},livemode,request_id}; control: {error:{message,code|null,hint,param?,details?}}.
  * Two documented exceptions: the OAuth token endpoint answers RFC 6749's {error, error_description},
  * and cosign verify/consume answer a refused cosignature as {data:{valid:false,reason}}.
  */

@@ -1049,6 +1049,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/control/v1/workspaces/{workspace_slug}/spending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Decisions of a range added up by outcome: in total, per hour or day, per agent and per deciding rule */
+        get: operations["SpendingController_summarize"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/control/v1/workspaces/{workspace_slug}/billing": {
         parameters: {
             query?: never;
@@ -1862,14 +1879,18 @@ export interface components {
             name: string;
             description?: Record<string, never> | null;
             /** @description Rule objects: {kind, id?, rule_name?, action_types?, ...settings of the kind}. Kinds: cost_cap {max_cents}, spend_window {max_cents, window_seconds}, monthly_spend_cap {max_cents}, rate_limit {max_actions, window_seconds}, approval_threshold {above_cents}, action_allowlist {allow}, resource_allowlist {allow}, condition {when, effect?}. Invalid rules answer 422. */
-            rules?: Record<string, never>[];
+            rules?: {
+                [key: string]: unknown;
+            }[];
         };
         UpdatePolicyModuleDto: {
             /** @description Ignored */
             name?: string;
             description?: Record<string, never> | null;
             /** @description Rule objects: {kind, id?, rule_name?, action_types?, ...settings of the kind}. Kinds: cost_cap {max_cents}, spend_window {max_cents, window_seconds}, monthly_spend_cap {max_cents}, rate_limit {max_actions, window_seconds}, approval_threshold {above_cents}, action_allowlist {allow}, resource_allowlist {allow}, condition {when, effect?}. Invalid rules answer 422. */
-            rules?: Record<string, never>[];
+            rules?: {
+                [key: string]: unknown;
+            }[];
         };
         PolicySchema: {
             /** Format: uuid */
@@ -1917,8 +1938,10 @@ export interface components {
             counterparty_allowlist?: string[];
             /** @description Policy module names; their rules compile ahead of `rules` */
             imports?: string[];
-            /** @description PolicyRule objects; invalid rules answer 422 */
-            rules?: Record<string, never>[];
+            /** @description PolicyRule objects; invalid rules answer 422 naming the rule path in param */
+            rules?: {
+                [key: string]: unknown;
+            }[];
             /** @description Required on create; a policy never moves to another agent */
             agent_id?: string;
             /**
@@ -2076,8 +2099,10 @@ export interface components {
             counterparty_allowlist?: string[];
             /** @description Policy module names; their rules compile ahead of `rules` */
             imports?: string[];
-            /** @description PolicyRule objects; invalid rules answer 422 */
-            rules?: Record<string, never>[];
+            /** @description PolicyRule objects; invalid rules answer 422 naming the rule path in param */
+            rules?: {
+                [key: string]: unknown;
+            }[];
         };
         PolicyPreviewDto: {
             /** @description Counterparty or target; matched by allowlists */
@@ -2253,6 +2278,83 @@ export interface components {
              */
             first_used_at: string;
         };
+        SpendingTotalSchema: {
+            /**
+             * @description The outcome decided when the request arrived (a later approval or denial does not change it)
+             * @enum {string}
+             */
+            outcome: "allowed" | "requires_approval" | "denied";
+            /** @example USD */
+            currency: string;
+            /** @description Decisions in the group */
+            count: number;
+            /** @description Requested amounts added up, in minor units */
+            amount_cents: number;
+        };
+        SpendingBucketSchema: {
+            /**
+             * @description The outcome decided when the request arrived (a later approval or denial does not change it)
+             * @enum {string}
+             */
+            outcome: "allowed" | "requires_approval" | "denied";
+            /** @example USD */
+            currency: string;
+            /** @description Decisions in the group */
+            count: number;
+            /** @description Requested amounts added up, in minor units */
+            amount_cents: number;
+            /**
+             * Format: date-time
+             * @description Start of the hour or day (UTC)
+             */
+            bucket: string;
+        };
+        SpendingAgentSchema: {
+            /**
+             * @description The outcome decided when the request arrived (a later approval or denial does not change it)
+             * @enum {string}
+             */
+            outcome: "allowed" | "requires_approval" | "denied";
+            /** @example USD */
+            currency: string;
+            /** @description Decisions in the group */
+            count: number;
+            /** @description Requested amounts added up, in minor units */
+            amount_cents: number;
+            /** Format: uuid */
+            agent_id: string;
+            /** @description Null once the agent is gone */
+            agent_name: string | null;
+        };
+        SpendingRuleSchema: {
+            /**
+             * @description The outcome decided when the request arrived (a later approval or denial does not change it)
+             * @enum {string}
+             */
+            outcome: "allowed" | "requires_approval" | "denied";
+            /** @example USD */
+            currency: string;
+            /** @description Decisions in the group */
+            count: number;
+            /** @description Requested amounts added up, in minor units */
+            amount_cents: number;
+            /** @description The rule that denied or held the requests */
+            rule: string;
+        };
+        SpendingSchema: {
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            /** @enum {string} */
+            granularity: "hour" | "day";
+            totals: components["schemas"]["SpendingTotalSchema"][];
+            /** @description Buckets with at least one decision, oldest first */
+            timeline: components["schemas"]["SpendingBucketSchema"][];
+            agents: components["schemas"]["SpendingAgentSchema"][];
+            /** @description Rules that denied or held, most decisions first */
+            rules: components["schemas"]["SpendingRuleSchema"][];
+        };
         SubscriptionSchema: {
             /** @description The provider's subscription id */
             id: string;
@@ -2418,6 +2520,16 @@ export interface components {
                 code: string | null;
                 /** @description What to change before trying again; for humans, like message */
                 hint: string;
+                /** @description The offending request field, as a path (`rules[0].max_cents`, `name`), when one is to blame */
+                param?: string;
+                /** @description Validation failures: `fields` maps each failing field path to its messages */
+                details?: {
+                    fields?: {
+                        [key: string]: string[];
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
             } & {
                 [key: string]: unknown;
             };
@@ -9376,6 +9488,103 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PolicyVersionSchema"];
+                    };
+                };
+            };
+            /** @description A required field is missing, the body is not JSON, or a query parameter is invalid (code null) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description identity_token_required or invalid_identity_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description insufficient_role: the membership lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description Not found, or not yours (code null) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description A field is present but invalid, or the request is refused as it stands (code null unless listed) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description service_unavailable (retry after Retry-After), or identity_not_configured: no identity provider is configured */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+        };
+    };
+    SpendingController_summarize: {
+        parameters: {
+            query?: {
+                /** @description Start of the range, inclusive; default `to` minus 30 days */
+                from?: string;
+                /** @description End of the range, exclusive; default now */
+                to?: string;
+                /** @description Timeline bucket size (UTC); hour covers at most 31 days */
+                granularity?: "hour" | "day";
+            };
+            header?: never;
+            path: {
+                workspace_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SpendingSchema"];
                     };
                 };
             };

@@ -1,24 +1,31 @@
-import { FormEvent, useState } from 'react';
-import { Schemas, unwrap } from '../api/client';
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import type { Schemas } from '../api/client';
 import { useConsole } from '../context';
-import { ConfirmButton, ErrorBox, money, RemainingBar, ShownOnce, Status, useLoad, when } from '../ui';
+import { described, FieldError, FormError, ownField, showRefusal } from '../forms';
+import { ConfirmButton, money, RemainingBar, ShownOnce, Status, when } from '../ui';
+
+const AGENTS = ['get', '/control/v1/workspaces/{workspace_slug}/agents'] as const;
 
 /** Agents: list and status, create (key shown once), revoke keys, budgets as bars, recent decisions. */
 export function AgentsPage() {
-  const { api, workspace, can } = useConsole();
+  const { $api, workspace, can } = useConsole();
+  const queryClient = useQueryClient();
   const [created, setCreated] = useState<Schemas['CreatedAgentSchema'] | null>(null);
   const [open, setOpen] = useState<string | null>(null);
-  const agents = useLoad(
-    async () => (await unwrap(api.GET('/control/v1/workspaces/{workspace_slug}/agents', { params: { path: { workspace_slug: workspace.slug }, query: { limit: 200 } } }))).data,
-    [api, workspace.slug],
-  );
+  const agents = $api.useQuery('get', '/control/v1/workspaces/{workspace_slug}/agents', { params: { path: { workspace_slug: workspace.slug }, query: { limit: 200 } } }, { select: (page) => page.data });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: AGENTS });
+  const revoke = $api.useMutation('patch', '/control/v1/workspaces/{workspace_slug}/agents/{id}', { onSuccess: refresh });
 
   return (
     <section aria-labelledby="agents-title">
       <h1 id="agents-title">Agents</h1>
-      {can('manage_policy') && <CreateAgent onCreated={(a) => (setCreated(a), agents.reload())} />}
+      {can('manage_policy') && <CreateAgent onCreated={(a) => (setCreated(a), void refresh())} />}
       {created && <ShownOnce label={`API key of ${created.name}`} value={created.api_key} />}
-      <Status loaded={agents} empty="No agents yet.">
+      <Status query={agents} empty="No agents yet.">
         {(rows) => (
           <ul className="cards">
             {rows.map((agent) => (
@@ -40,13 +47,7 @@ export function AgentsPage() {
                       danger
                       question={`Revoke ${agent.name}'s key? The agent can no longer authorize anything.`}
                       onConfirm={async () => {
-                        await unwrap(
-                          api.PATCH('/control/v1/workspaces/{workspace_slug}/agents/{id}', {
-                            params: { path: { workspace_slug: workspace.slug, id: agent.id } },
-                            body: { status: 'revoked' },
-                          }),
-                        );
-                        agents.reload();
+                        await revoke.mutateAsync({ params: { path: { workspace_slug: workspace.slug, id: agent.id } }, body: { status: 'revoked' } });
                       }}
                     />
                   )}
@@ -61,69 +62,70 @@ export function AgentsPage() {
   );
 }
 
+const agentForm = z.object({ name: z.string().trim().min(1, 'a name is required'), mode: z.enum(['test', 'live']) });
+type AgentForm = z.input<typeof agentForm>;
+
 function CreateAgent({ onCreated }: { onCreated(agent: Schemas['CreatedAgentSchema']): void }) {
-  const { api, workspace } = useConsole();
-  const [name, setName] = useState('');
-  const [mode, setMode] = useState<'test' | 'live'>('test');
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const res = await unwrap(api.POST('/control/v1/workspaces/{workspace_slug}/agents', { params: { path: { workspace_slug: workspace.slug } }, body: { name, mode } }));
-      setName('');
+  const { $api, workspace } = useConsole();
+  const form = useForm<AgentForm, unknown, z.output<typeof agentForm>>({ resolver: zodResolver(agentForm), defaultValues: { name: '', mode: 'test' } });
+  const { errors } = form.formState;
+  const create = $api.useMutation('post', '/control/v1/workspaces/{workspace_slug}/agents', {
+    onSuccess: (res) => {
+      form.reset();
       onCreated(res.data);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    onError: (err) => showRefusal(err, form.setError, ownField(['name', 'mode'])),
+  });
   return (
-    <form className="inline" onSubmit={submit} aria-label="Create agent">
+    <form
+      className="inline"
+      onSubmit={form.handleSubmit((body) => create.mutate({ params: { path: { workspace_slug: workspace.slug } }, body }))}
+      aria-label="Create agent"
+      noValidate
+    >
       <label>
         Name
-        <input name="agent-name" value={name} onChange={(e) => setName(e.target.value)} required />
+        <input {...form.register('name')} {...described(errors, 'name')} />
+        <FieldError errors={errors} name="name" />
       </label>
       <label>
         Mode
-        <select value={mode} onChange={(e) => setMode(e.target.value as 'test' | 'live')}>
+        <select {...form.register('mode')}>
           <option value="test">test</option>
           <option value="live">live</option>
         </select>
       </label>
-      <button type="submit" disabled={busy}>
+      <button type="submit" disabled={create.isPending}>
         Create agent
       </button>
-      <ErrorBox error={error} />
+      <FormError errors={errors} />
     </form>
   );
 }
 
 function AgentDetails({ agentId }: { agentId: string }) {
-  const { api, workspace } = useConsole();
+  const { $api, workspace } = useConsole();
   const path = { workspace_slug: workspace.slug };
-  const budgets = useLoad(
-    async () => (await unwrap(api.GET('/control/v1/workspaces/{workspace_slug}/budgets', { params: { path, query: { agent_id: agentId, limit: 20 } } }))).data,
-    [api, workspace.slug, agentId],
-  );
-  const decisions = useLoad(async () => {
-    const [payments, actions] = await Promise.all([
-      unwrap(api.GET('/control/v1/workspaces/{workspace_slug}/payment_intents', { params: { path, query: { agent_id: agentId, limit: 10 } } })),
-      unwrap(api.GET('/control/v1/workspaces/{workspace_slug}/action_intents', { params: { path, query: { agent_id: agentId, limit: 10 } } })),
-    ]);
-    const rows = [
-      ...(payments.data as Schemas['PaymentIntentSchema'][]).map((p) => ({ id: p.id, at: p.created_at, what: `payment to ${p.counterparty ?? '—'}`, cents: p.amount_cents, currency: p.currency, state: p.state })),
-      ...(actions.data as Schemas['ActionIntentSchema'][]).map((a) => ({ id: a.id, at: a.created_at, what: a.action_type, cents: a.cost_cents, currency: a.currency, state: a.state })),
-    ];
-    return rows.sort((a, b) => b.at.localeCompare(a.at)).slice(0, 10);
-  }, [api, workspace.slug, agentId]);
+  const query = { agent_id: agentId, limit: 10 };
+  const budgets = $api.useQuery('get', '/control/v1/workspaces/{workspace_slug}/budgets', { params: { path, query: { agent_id: agentId, limit: 20 } } }, { select: (page) => page.data });
+  const payments = $api.useQuery('get', '/control/v1/workspaces/{workspace_slug}/payment_intents', { params: { path, query } });
+  const actions = $api.useQuery('get', '/control/v1/workspaces/{workspace_slug}/action_intents', { params: { path, query } });
+  const decisions = {
+    error: payments.error ?? actions.error,
+    data:
+      payments.data && actions.data
+        ? [
+            ...(payments.data.data as Schemas['PaymentIntentSchema'][]).map((p) => ({ id: p.id, at: p.created_at, what: `payment to ${p.counterparty ?? '—'}`, cents: p.amount_cents, currency: p.currency, state: p.state })),
+            ...(actions.data.data as Schemas['ActionIntentSchema'][]).map((a) => ({ id: a.id, at: a.created_at, what: a.action_type, cents: a.cost_cents, currency: a.currency, state: a.state })),
+          ]
+            .sort((a, b) => b.at.localeCompare(a.at))
+            .slice(0, 10)
+        : undefined,
+  };
   return (
     <div className="details">
       <h2>Budgets</h2>
-      <Status loaded={budgets} empty="No budgets opened yet.">
+      <Status query={budgets} empty="No budgets opened yet.">
         {(rows) => (
           <ul className="plain">
             {rows.map((b) => (
@@ -136,7 +138,7 @@ function AgentDetails({ agentId }: { agentId: string }) {
         )}
       </Status>
       <h2>Recent decisions</h2>
-      <Status loaded={decisions} empty="No decisions yet.">
+      <Status query={decisions} empty="No decisions yet.">
         {(rows) => (
           <table>
             <thead>

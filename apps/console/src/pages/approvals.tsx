@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Schemas, unwrap } from '../api/client';
+import { useQueryClient } from '@tanstack/react-query';
+import type { Schemas } from '../api/client';
 import { useConsole } from '../context';
-import { ConfirmButton, ErrorBox, money, useLoad, when } from '../ui';
+import { ConfirmButton, ErrorBox, money, when } from '../ui';
 
 type Kind = 'payment_intents' | 'action_intents';
 type Intent = Schemas['PaymentIntentSchema'] | Schemas['ActionIntentSchema'];
@@ -12,7 +13,8 @@ const targetOf = (i: Intent) => ('counterparty' in i ? i.counterparty : `${i.act
 
 /** The held queue (payments and actions) with the reference's filters, sorting and summary. */
 export function ApprovalsPage() {
-  const { api, workspace, can } = useConsole();
+  const { $api, workspace, can } = useConsole();
+  const queryClient = useQueryClient();
   const [kind, setKind] = useState<Kind>('payment_intents');
   const [sort, setSort] = useState<'age' | 'amount'>('age');
   const [direction, setDirection] = useState<'desc' | 'asc'>('desc');
@@ -26,11 +28,11 @@ export function ApprovalsPage() {
     ...(/^\d+$/.test(minAmount) ? { min_amount_cents: Number(minAmount) } : {}),
     ...(mode ? { agent_mode: mode } : {}),
   };
-  const queue = useLoad(
-    () => unwrap(api.GET(`/control/v1/workspaces/{workspace_slug}/${kind}`, { params: { path: { workspace_slug: workspace.slug }, query } })),
-    [api, workspace.slug, kind, sort, direction, minAmount, mode],
-    REFRESH_MS,
-  );
+  // Polls, so items held after the page opened appear by themselves.
+  const queue = $api.useQuery('get', `/control/v1/workspaces/{workspace_slug}/${kind}`, { params: { path: { workspace_slug: workspace.slug }, query } }, { refetchInterval: REFRESH_MS });
+  const settled = () => queryClient.invalidateQueries({ queryKey: ['get', `/control/v1/workspaces/{workspace_slug}/${kind}`] });
+  const approve = $api.useMutation('post', `/control/v1/workspaces/{workspace_slug}/${kind}/{id}/approve`, { onSuccess: settled });
+  const deny = $api.useMutation('post', `/control/v1/workspaces/{workspace_slug}/${kind}/{id}/deny`, { onSuccess: settled });
 
   return (
     <section aria-labelledby="approvals-title">
@@ -102,12 +104,7 @@ export function ApprovalsPage() {
                         label="Approve"
                         question={`Approve ${money(amountOf(intent), intent.currency)}?`}
                         onConfirm={async () => {
-                          await unwrap(
-                            api.POST(`/control/v1/workspaces/{workspace_slug}/${kind}/{id}/approve`, {
-                              params: { path: { workspace_slug: workspace.slug, id: intent.id } },
-                            }),
-                          );
-                          queue.reload();
+                          await approve.mutateAsync({ params: { path: { workspace_slug: workspace.slug, id: intent.id } } });
                         }}
                       />
                       <ConfirmButton
@@ -115,13 +112,7 @@ export function ApprovalsPage() {
                         danger
                         question="Deny and return the reservation?"
                         onConfirm={async () => {
-                          await unwrap(
-                            api.POST(`/control/v1/workspaces/{workspace_slug}/${kind}/{id}/deny`, {
-                              params: { path: { workspace_slug: workspace.slug, id: intent.id } },
-                              body: { reason: 'denied in the console' },
-                            }),
-                          );
-                          queue.reload();
+                          await deny.mutateAsync({ params: { path: { workspace_slug: workspace.slug, id: intent.id } }, body: { reason: 'denied in the console' } });
                         }}
                       />
                     </div>
@@ -138,11 +129,8 @@ export function ApprovalsPage() {
 
 /** What approving or denying would do: returns on deny, open holds, window usage, the spend token. */
 function Impact({ kind, id }: { kind: Kind; id: string }) {
-  const { api, workspace } = useConsole();
-  const impact = useLoad(
-    () => unwrap(api.GET(`/control/v1/workspaces/{workspace_slug}/${kind}/{id}/impact`, { params: { path: { workspace_slug: workspace.slug, id } } })),
-    [api, workspace.slug, kind, id],
-  );
+  const { $api, workspace } = useConsole();
+  const impact = $api.useQuery('get', `/control/v1/workspaces/{workspace_slug}/${kind}/{id}/impact`, { params: { path: { workspace_slug: workspace.slug, id } } });
   if (!impact.data) return impact.error ? <ErrorBox error={impact.error} /> : <p aria-busy="true">Loading impact…</p>;
   const d = impact.data.data;
   return (

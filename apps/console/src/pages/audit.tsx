@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Schemas, unwrap } from '../api/client';
+import type { Schemas } from '../api/client';
 import { useConsole } from '../context';
-import { ErrorBox, useLoad, when } from '../ui';
+import { ErrorBox, when } from '../ui';
 
 const SUBJECTS: Schemas['AuditEventSchema']['subject_type'][] = [
   'Session', 'SpendToken', 'ActionIntent', 'PaymentIntent', 'Policy', 'PolicyModule', 'Agent', 'Workspace', 'WorkspaceMembership', 'WorkspaceInvitation', 'Subscription',
@@ -10,7 +10,7 @@ const PAGE = 25;
 
 /** The audit log: filterable, paginated by cursor, each entry expandable to its snapshot. */
 export function AuditPage() {
-  const { api, workspace } = useConsole();
+  const { $api, workspace } = useConsole();
   const [subjectType, setSubjectType] = useState<Schemas['AuditEventSchema']['subject_type'] | ''>('');
   const [action, setAction] = useState('');
   const [subjectId, setSubjectId] = useState('');
@@ -18,23 +18,23 @@ export function AuditPage() {
   const [cursors, setCursors] = useState<string[]>([]);
   const [open, setOpen] = useState<string | null>(null);
   const cursor = cursors[cursors.length - 1];
-  const events = useLoad(
-    () =>
-      unwrap(
-        api.GET('/control/v1/workspaces/{workspace_slug}/audit_events', {
-          params: {
-            path: { workspace_slug: workspace.slug },
-            query: {
-              limit: PAGE,
-              ...(cursor ? { starting_after: cursor } : {}),
-              ...(subjectType ? { subject_type: subjectType } : {}),
-              ...(action.trim() ? { action: action.trim() } : {}),
-              ...(/^[0-9a-f-]{36}$/i.test(subjectId.trim()) ? { subject_id: subjectId.trim() } : {}),
-            },
-          },
-        }),
-      ),
-    [api, workspace.slug, cursor, subjectType, action, subjectId],
+  const events = $api.useQuery(
+    'get',
+    '/control/v1/workspaces/{workspace_slug}/audit_events',
+    {
+      params: {
+        path: { workspace_slug: workspace.slug },
+        query: {
+          limit: PAGE,
+          ...(cursor ? { starting_after: cursor } : {}),
+          ...(subjectType ? { subject_type: subjectType } : {}),
+          ...(action.trim() ? { action: action.trim() } : {}),
+          ...(/^[0-9a-f-]{36}$/i.test(subjectId.trim()) ? { subject_id: subjectId.trim() } : {}),
+        },
+      },
+    },
+    // The page shown stays while the next one loads, so paging does not flash an empty list.
+    { placeholderData: (previous) => previous },
   );
   const filter = <T,>(set: (v: T) => void) => (v: T) => {
     setCursors([]);

@@ -1,12 +1,17 @@
-import { FormEvent, useEffect, useState } from 'react';
-import { ApiError, Schemas, unwrap } from '../api/client';
+import { useEffect, useMemo, useState } from 'react';
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { Control, useForm, UseFormRegister, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { Schemas, unwrap } from '../api/client';
 import { useConsole } from '../context';
-import { ErrorBox, money, Status, useLoad } from '../ui';
+import { commaList, described, FieldError, FormError, joinList, optionalCents, optionalSeconds, showRefusal } from '../forms';
+import { ErrorBox, money, Status } from '../ui';
+import { RuleEditor } from './policy-rules';
+import { ApiRule, jsonRules, parseRule, RULE_FIELDS, RuleRow, rowOf } from './rule-rows';
 
 type Policy = Schemas['PolicySchema'];
 type Draft = Schemas['PolicyDraftDto'];
-type Backtest = Schemas['PolicyBacktestSchema'];
-type Change = Schemas['PolicyBacktestChangeSchema'];
 
 const CAPS = [
   ['per_transaction_cap_cents', 'Per-transaction cap (cents)'],
@@ -16,63 +21,101 @@ const CAPS = [
   ['approval_threshold_cents', 'Hold for approval above (cents)'],
 ] as const;
 type CapField = (typeof CAPS)[number][0];
-const FIELDS = ['mode', ...CAPS.map(([f]) => f), 'counterparty_allowlist', 'imports', 'rules'] as const;
-type Field = (typeof FIELDS)[number];
+const TOP_FIELDS = ['mode', ...CAPS.map(([f]) => f), 'counterparty_allowlist', 'imports'] as const;
 
-interface Form {
-  mode: 'blocklist' | 'allowlist';
-  caps: Record<CapField, string>;
-  counterparty_allowlist: string;
-  imports: string;
-  rules: string;
-}
+/** The editor's form: caps and lists as text, rules as typed rows or, in the JSON view, as text. */
+type PolicyForm = { mode: 'blocklist' | 'allowlist'; counterparty_allowlist: string; imports: string; editor: 'fields' | 'json'; rules: RuleRow[]; rules_json: string } & Record<CapField, string>;
 
-const list = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
+const policySchema = z
+  .object({
+    mode: z.enum(['blocklist', 'allowlist']),
+    per_transaction_cap_cents: optionalCents,
+    velocity_cap_cents: optionalCents,
+    velocity_window_seconds: optionalSeconds,
+    monthly_cap_cents: optionalCents,
+    approval_threshold_cents: optionalCents,
+    counterparty_allowlist: commaList,
+    imports: commaList,
+    editor: z.enum(['fields', 'json']),
+    rules: z.array(z.custom<RuleRow>()),
+    rules_json: z.string(),
+  })
+  .transform(({ editor, rules, rules_json, ...fields }, ctx): Draft => {
+    let written: ApiRule[] = [];
+    if (editor === 'json') {
+      const parsed = jsonRules.safeParse(rules_json);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: ['rules_json'] });
+        return z.NEVER;
+      }
+      written = parsed.data;
+    } else {
+      let valid = true;
+      rules.forEach((row, i) => {
+        const parsed = parseRule(row);
+        if (parsed.rule) return written.push(parsed.rule);
+        valid = false;
+        for (const { field, message } of parsed.issues) ctx.addIssue({ code: 'custom', message, path: ['rules', i, field] });
+      });
+      if (!valid) return z.NEVER;
+    }
+    return { ...fields, rules: written };
+  });
 
-function formOf(p: Policy): Form {
+function formOf(p: Policy): PolicyForm {
   const caps = Object.fromEntries(CAPS.map(([f]) => [f, p[f] === null || p[f] === undefined ? '' : String(p[f])])) as Record<CapField, string>;
-  return { mode: p.mode, caps, counterparty_allowlist: p.counterparty_allowlist.join(', '), imports: p.imports.join(', '), rules: JSON.stringify(p.rules, null, 2) };
+  return {
+    mode: p.mode,
+    ...caps,
+    counterparty_allowlist: joinList(p.counterparty_allowlist),
+    imports: joinList(p.imports),
+    editor: 'fields',
+    rules: (p.rules as ApiRule[]).map(rowOf),
+    rules_json: '',
+  };
 }
 
-/** The draft the form describes; a field that does not parse is reported as that field's error. */
-function draftOf(form: Form): { draft: Draft } | { draft?: undefined; field: Field; message: string } {
-  const draft: Record<string, unknown> = { mode: form.mode, counterparty_allowlist: list(form.counterparty_allowlist), imports: list(form.imports) };
-  for (const [field] of CAPS) {
-    const text = form.caps[field].trim();
-    if (text !== '' && !/^\d+$/.test(text)) return { field, message: 'a whole number of cents (or empty for none)' };
-    draft[field] = text === '' ? null : Number(text);
+/**
+ * The form field a refusal's path names (previews nest the draft under `policy`): a rule's own
+ * setting, else the rule's kind; in the JSON view every rule path lands on the JSON.
+ */
+const fieldOf = (editor: PolicyForm['editor']) => (requestPath: string) => {
+  const path = requestPath.replace(/^policy\./, '');
+  const rule = /^rules(?:\.(\d+)(?:\.(\w+))?)?/.exec(path);
+  if (rule) {
+    if (editor === 'json') return 'rules_json';
+    const [, index, setting] = rule;
+    if (index === undefined) return 'rules';
+    return `rules.${index}.${(RULE_FIELDS as readonly string[]).includes(setting ?? '') ? setting : 'kind'}`;
   }
-  try {
-    const rules: unknown = JSON.parse(form.rules || '[]');
-    if (!Array.isArray(rules)) return { field: 'rules', message: 'rules must be a JSON array' };
-    draft.rules = rules;
-  } catch (err) {
-    return { field: 'rules', message: `not JSON: ${err instanceof Error ? err.message : String(err)}` };
-  }
-  return { draft: draft as Draft };
+  return TOP_FIELDS.find((f) => path === f || path.startsWith(`${f}.`));
+};
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = window.setTimeout(() => setSettled(value), ms);
+    return () => window.clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
 }
 
-/** Which form field an API message is about: the field named earliest in it ("rules.0.max_cents must…"). */
-function fieldOfMessage(message: string): Field | undefined {
-  const hits = FIELDS.map((f) => [f, message.indexOf(f)] as const).filter(([, i]) => i >= 0);
-  hits.sort((a, b) => a[1] - b[1]);
-  return hits[0]?.[0];
-}
-
-/** Policies: each agent's policy as a form (typed caps plus rules), previewed live before saving. */
+/** Policies: each agent's policy as a form (typed caps and rules), previewed live before saving. */
 export function PoliciesPage() {
-  const { api, workspace } = useConsole();
+  const { $api, workspace } = useConsole();
   const path = { workspace_slug: workspace.slug };
-  const [selected, setSelected] = useState<string | null>(null);
-  const policies = useLoad(async () => (await unwrap(api.GET('/control/v1/workspaces/{workspace_slug}/policies', { params: { path, query: { limit: 200 } } }))).data, [api, workspace.slug]);
-  const agents = useLoad(async () => (await unwrap(api.GET('/control/v1/workspaces/{workspace_slug}/agents', { params: { path, query: { limit: 200 } } }))).data, [api, workspace.slug]);
+  // Each "Edit" opens the saved policy afresh, dropping unsaved edits.
+  const [selected, setSelected] = useState<{ id: string; opened: number } | null>(null);
+  const [savedVersion, setSavedVersion] = useState<number | null>(null);
+  const policies = $api.useQuery('get', '/control/v1/workspaces/{workspace_slug}/policies', { params: { path, query: { limit: 200 } } }, { select: (page) => page.data });
+  const agents = $api.useQuery('get', '/control/v1/workspaces/{workspace_slug}/agents', { params: { path, query: { limit: 200 } } }, { select: (page) => page.data });
   const nameOf = (id: string) => agents.data?.find((a) => a.id === id)?.name ?? id;
-  const policy = policies.data?.find((p) => p.id === selected);
+  const policy = policies.data?.find((p) => p.id === selected?.id);
 
   return (
     <section aria-labelledby="policies-title">
       <h1 id="policies-title">Policies</h1>
-      <Status loaded={policies} empty="No policies yet; creating an agent adds a starter policy.">
+      <Status query={policies} empty="No policies yet; creating an agent adds a starter policy.">
         {(rows) => (
           <table>
             <thead>
@@ -81,6 +124,7 @@ export function PoliciesPage() {
                 <th>Status</th>
                 <th>Per transaction</th>
                 <th>Approval above</th>
+                <th>Rules</th>
                 <th>Version</th>
                 <th />
               </tr>
@@ -92,9 +136,10 @@ export function PoliciesPage() {
                   <td>{p.status}</td>
                   <td>{money(p.per_transaction_cap_cents)}</td>
                   <td>{money(p.approval_threshold_cents)}</td>
+                  <td>{p.rules.length}</td>
                   <td>{p.version}</td>
                   <td>
-                    <button type="button" onClick={() => setSelected(p.id)} aria-label={`Edit policy of ${nameOf(p.agent_id)}`}>
+                    <button type="button" onClick={() => (setSelected({ id: p.id, opened: (selected?.opened ?? 0) + 1 }), setSavedVersion(null))} aria-label={`Edit policy of ${nameOf(p.agent_id)}`}>
                       Edit
                     </button>
                   </td>
@@ -104,128 +149,132 @@ export function PoliciesPage() {
           </table>
         )}
       </Status>
-      {policy && <PolicyEditor key={`${policy.id}-${policy.version}`} policy={policy} agentName={nameOf(policy.agent_id)} onSaved={() => policies.reload()} />}
+      {savedVersion !== null && <p role="status">Saved; the policy is now at version {savedVersion}.</p>}
+      {policy && (
+        <PolicyEditor key={`${policy.id}-${policy.version}-${selected?.opened}`} policy={policy} agentName={nameOf(policy.agent_id)} onEdit={() => setSavedVersion(null)} onSaved={setSavedVersion} />
+      )}
     </section>
   );
 }
 
-function PolicyEditor({ policy, agentName, onSaved }: { policy: Policy; agentName: string; onSaved(): void }) {
-  const { api, workspace, can } = useConsole();
-  const [form, setForm] = useState<Form>(() => formOf(policy));
+/** Saving bumps the policy's version, which remounts the editor on the saved policy; the page keeps the "saved" note. */
+function PolicyEditor({ policy, agentName, onEdit, onSaved }: { policy: Policy; agentName: string; onEdit(): void; onSaved(version: number): void }) {
+  const { $api, workspace, can } = useConsole();
+  const queryClient = useQueryClient();
+  const path = { workspace_slug: workspace.slug };
+  const form = useForm<PolicyForm, unknown, Draft>({ resolver: zodResolver(policySchema), defaultValues: formOf(policy), mode: 'onChange' });
+  const { control, register, setError, clearErrors, formState } = form;
+  const { errors } = formState;
+  const editor = useWatch({ control, name: 'editor' });
   const [trial, setTrial] = useState({ action_type: 'payment.create', resource: 'vendor.example', cost_cents: '5000' });
-  const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, string>>>({});
-  const [formError, setFormError] = useState<unknown>();
-  const [preview, setPreview] = useState<{ decision?: Schemas['DecisionSchema']; error?: unknown }>({});
-  const [saved, setSaved] = useState(false);
-
-  /** Puts an API error next to the field it names, or above the buttons when it names none. */
-  const report = (err: unknown) => {
-    const field = err instanceof ApiError ? fieldOfMessage(err.message) : undefined;
-    if (field && err instanceof ApiError) setFieldErrors({ [field]: `${err.message}${err.code ? ` (${err.code})` : ''}` });
-    else setFormError(err);
-  };
 
   // Live preview: the draft evaluated against a trial request, a moment after the last edit.
+  const values = useWatch({ control });
+  const settled = useDebounced(JSON.stringify({ values, trial }), 400);
+  const draft = useMemo(() => {
+    const parsed = policySchema.safeParse((JSON.parse(settled) as { values: PolicyForm }).values);
+    return parsed.success ? parsed.data : undefined;
+  }, [settled]);
+  const settledTrial = (JSON.parse(settled) as { trial: typeof trial }).trial;
+  const preview = $api.useQuery(
+    'post',
+    '/control/v1/workspaces/{workspace_slug}/policy_previews',
+    {
+      params: { path },
+      body: {
+        agent_id: policy.agent_id,
+        action_type: settledTrial.action_type,
+        resource: settledTrial.resource || undefined,
+        cost_cents: /^\d+$/.test(settledTrial.cost_cents) ? Number(settledTrial.cost_cents) : 0,
+        policy: draft ?? {},
+      },
+    },
+    { enabled: draft !== undefined, retry: false },
+  );
+  // A preview refusal goes next to the field it names; a preview that passes clears the server's word.
   useEffect(() => {
-    const parsed = draftOf(form);
-    if (!parsed.draft) {
-      setFieldErrors({ [parsed.field]: parsed.message });
+    if (preview.error) showRefusal(preview.error, setError, fieldOf(editor));
+  }, [preview.error, setError, editor]);
+  useEffect(() => {
+    if (preview.data) clearErrors();
+  }, [preview.data, clearErrors]);
+
+  const save = $api.useMutation('patch', '/control/v1/workspaces/{workspace_slug}/policies/{id}', {
+    onSuccess: async (res) => {
+      onSaved(res.data.version);
+      await queryClient.invalidateQueries({ queryKey: ['get', '/control/v1/workspaces/{workspace_slug}/policies'] });
+    },
+    onError: (err) => showRefusal(err, setError, fieldOf(editor)),
+  });
+
+  /** Switches between typed rows and raw JSON, carrying the rules across; refuses while the side left does not parse. */
+  const switchEditor = async () => {
+    if (editor === 'fields') {
+      if (!(await form.trigger('rules'))) return;
+      const rules = form.getValues('rules').map((row) => parseRule(row).rule);
+      form.setValue('rules_json', JSON.stringify(rules, null, 2));
+      form.setValue('editor', 'json');
       return;
     }
-    const draft = parsed.draft;
-    const timer = window.setTimeout(() => {
-      setFieldErrors({});
-      setFormError(undefined);
-      unwrap(
-        api.POST('/control/v1/workspaces/{workspace_slug}/policy_previews', {
-          params: { path: { workspace_slug: workspace.slug } },
-          body: {
-            agent_id: policy.agent_id,
-            action_type: trial.action_type,
-            resource: trial.resource || undefined,
-            cost_cents: /^\d+$/.test(trial.cost_cents) ? Number(trial.cost_cents) : 0,
-            policy: draft,
-          },
-        }),
-      ).then(
-        (res) => setPreview({ decision: res.data }),
-        (error: unknown) => {
-          setPreview({ error });
-          report(error);
-        },
-      );
-    }, 400);
-    return () => window.clearTimeout(timer);
-  }, [api, workspace.slug, policy.agent_id, form, trial]);
-
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    const parsed = draftOf(form);
-    if (!parsed.draft) return;
-    setSaved(false);
-    setFormError(undefined);
-    try {
-      await unwrap(
-        api.PATCH('/control/v1/workspaces/{workspace_slug}/policies/{id}', {
-          params: { path: { workspace_slug: workspace.slug, id: policy.id } },
-          body: parsed.draft as Schemas['PolicyWriteDto'],
-        }),
-      );
-      setSaved(true);
-      onSaved();
-    } catch (err) {
-      report(err);
-    }
+    const parsed = jsonRules.safeParse(form.getValues('rules_json'));
+    if (!parsed.success) return setError('rules_json', { type: 'parse', message: parsed.error.issues[0]?.message });
+    form.setValue('rules', parsed.data.map(rowOf));
+    form.setValue('editor', 'fields');
+    clearErrors('rules_json');
   };
-  const fieldError = (f: Field) =>
-    fieldErrors[f] ? (
-      <span className="field-error" role="alert" id={`${f}-error`}>
-        {fieldErrors[f]}
-      </span>
-    ) : null;
-  const described = (f: Field) => (fieldErrors[f] ? { 'aria-describedby': `${f}-error`, 'aria-invalid': true } : {});
 
   return (
-    <form className="editor" onSubmit={save} aria-label={`Policy of ${agentName}`}>
+    <form
+      className="editor"
+      onSubmit={form.handleSubmit((body) => {
+        onEdit();
+        save.mutate({ params: { path: { ...path, id: policy.id } }, body: body as Schemas['PolicyWriteDto'] });
+      })}
+      aria-label={`Policy of ${agentName}`}
+      noValidate
+    >
       <h2>Policy of {agentName}</h2>
       <label>
         Mode
-        <select value={form.mode} onChange={(e) => setForm({ ...form, mode: e.target.value as Form['mode'] })} {...described('mode')}>
+        <select {...register('mode')} {...described(errors, 'mode')}>
           <option value="blocklist">blocklist (allow unless a rule denies)</option>
           <option value="allowlist">allowlist (deny unless a rule allows)</option>
         </select>
-        {fieldError('mode')}
+        <FieldError errors={errors} name="mode" />
       </label>
       <div className="grid">
         {CAPS.map(([field, label]) => (
           <label key={field}>
             {label}
-            <input
-              name={field}
-              inputMode="numeric"
-              value={form.caps[field]}
-              onChange={(e) => setForm({ ...form, caps: { ...form.caps, [field]: e.target.value } })}
-              {...described(field)}
-            />
-            {fieldError(field)}
+            <input inputMode="numeric" {...register(field)} {...described(errors, field)} />
+            <FieldError errors={errors} name={field} />
           </label>
         ))}
       </div>
       <label>
         Counterparty allowlist (comma-separated)
-        <input name="counterparty_allowlist" value={form.counterparty_allowlist} onChange={(e) => setForm({ ...form, counterparty_allowlist: e.target.value })} {...described('counterparty_allowlist')} />
-        {fieldError('counterparty_allowlist')}
+        <input {...register('counterparty_allowlist')} {...described(errors, 'counterparty_allowlist')} />
+        <FieldError errors={errors} name="counterparty_allowlist" />
       </label>
       <label>
         Imported modules (comma-separated)
-        <input name="imports" value={form.imports} onChange={(e) => setForm({ ...form, imports: e.target.value })} {...described('imports')} />
-        {fieldError('imports')}
+        <input {...register('imports')} {...described(errors, 'imports')} />
+        <FieldError errors={errors} name="imports" />
       </label>
-      <label>
-        Rules (JSON array)
-        <textarea name="rules" rows={8} spellCheck={false} value={form.rules} onChange={(e) => setForm({ ...form, rules: e.target.value })} {...described('rules')} />
-        {fieldError('rules')}
-      </label>
+      {editor === 'fields' ? (
+        <RuleEditor control={control as unknown as Control<{ rules: RuleRow[] }>} register={register as unknown as UseFormRegister<{ rules: RuleRow[] }>} errors={errors} />
+      ) : (
+        <label>
+          Rules (JSON array)
+          <textarea rows={8} spellCheck={false} {...register('rules_json')} {...described(errors, 'rules_json')} />
+          <FieldError errors={errors} name="rules_json" />
+        </label>
+      )}
+      <p>
+        <button type="button" onClick={() => void switchEditor()}>
+          {editor === 'fields' ? 'Edit rules as JSON' : 'Edit rules as fields'}
+        </button>
+      </p>
       <fieldset className="preview" aria-live="polite">
         <legend>Live preview</legend>
         <div className="grid">
@@ -242,78 +291,77 @@ function PolicyEditor({ policy, agentName, onSaved }: { policy: Policy; agentNam
             <input inputMode="numeric" value={trial.cost_cents} onChange={(e) => setTrial({ ...trial, cost_cents: e.target.value })} />
           </label>
         </div>
-        {preview.decision ? (
-          <p data-testid="preview-outcome">
-            <strong className={`badge ${preview.decision.outcome}`}>{preview.decision.outcome}</strong>
-            {preview.decision.rule ? ` by ${preview.decision.rule}` : ''}
-            {preview.decision.remedy ? ` — ${(preview.decision.remedy as { summary?: string }).summary ?? ''}` : ''}
-          </p>
-        ) : preview.error ? (
+        {!draft || preview.error ? (
           <p className="muted">No preview while the draft is invalid.</p>
+        ) : preview.data ? (
+          <p data-testid="preview-outcome">
+            <strong className={`badge ${preview.data.data.outcome}`}>{preview.data.data.outcome}</strong>
+            {preview.data.data.rule ? ` by ${preview.data.data.rule}` : ''}
+            {preview.data.data.remedy ? ` — ${(preview.data.data.remedy as { summary?: string }).summary ?? ''}` : ''}
+          </p>
         ) : (
           <p aria-busy="true">Previewing…</p>
         )}
       </fieldset>
-      <BacktestPanel agentId={policy.agent_id} draft={draftOf(form).draft} />
-      <ErrorBox error={formError} />
+      <BacktestPanel
+        agentId={policy.agent_id}
+        draftNow={() => {
+          const now = policySchema.safeParse(form.getValues()).data;
+          if (!now) void form.trigger();
+          return now;
+        }}
+      />
+      <FormError errors={errors} />
       {can('manage_policy') ? (
-        <button type="submit">Save policy</button>
+        <button type="submit" disabled={save.isPending}>
+          Save policy
+        </button>
       ) : (
         <p className="note">Saving needs the manage_policy capability.</p>
       )}
-      {saved && <p role="status">Saved.</p>}
     </form>
   );
 }
 
 const OUTCOMES = ['allowed', 'requires_approval', 'denied'] as const;
 const DAY_MS = 86_400_000;
+const CHANGES = '/control/v1/workspaces/{workspace_slug}/policy_backtests/{id}/changes';
 
-/** "Test against the last 7 / 30 days": the draft re-decides the agent's recorded requests (a policy backtest). */
-function BacktestPanel({ agentId, draft }: { agentId: string; draft: Draft | undefined }) {
-  const { api, workspace } = useConsole();
-  const [run, setRun] = useState<Backtest>();
-  const [changes, setChanges] = useState<Change[]>([]);
-  const [more, setMore] = useState(false);
-  const [error, setError] = useState<unknown>();
+/**
+ * "Test against the last 7 / 30 days": the draft re-decides the agent's recorded requests (a policy
+ * backtest). It tests the form as it is at the click, not the preview's settled copy.
+ */
+function BacktestPanel({ agentId, draftNow }: { agentId: string; draftNow(): Draft | undefined }) {
+  const { api, $api, workspace } = useConsole();
   const path = { workspace_slug: workspace.slug };
+  const start = $api.useMutation('post', '/control/v1/workspaces/{workspace_slug}/policy_backtests');
+  const started = start.data?.data;
+  // A large window runs on control's queue: follow it until it settles.
+  const followed = $api.useQuery(
+    'get',
+    '/control/v1/workspaces/{workspace_slug}/policy_backtests/{id}',
+    { params: { path: { ...path, id: started?.id ?? '' } } },
+    { enabled: started !== undefined, refetchInterval: (q) => (['queued', 'running'].includes(q.state.data?.data.status ?? started?.status ?? '') ? 1000 : false) },
+  );
+  const run = followed.data?.data ?? started;
+  const completed = run?.status === 'completed' ? run.id : undefined;
+  const changes = useInfiniteQuery({
+    queryKey: ['get', CHANGES, completed],
+    queryFn: ({ pageParam }) =>
+      unwrap(api.GET(CHANGES, { params: { path: { ...path, id: completed as string }, query: { limit: 20, ...(pageParam && { starting_after: pageParam }) } } })),
+    initialPageParam: '',
+    getNextPageParam: (page) => (page.has_more ? page.data[page.data.length - 1]?.intent_id : undefined),
+    enabled: completed !== undefined,
+  });
+  const shown = changes.data?.pages.flatMap((p) => p.data) ?? [];
 
-  const loadChanges = async (id: string, after?: string) => {
-    const page = await unwrap(
-      api.GET('/control/v1/workspaces/{workspace_slug}/policy_backtests/{id}/changes', {
-        params: { path: { ...path, id }, query: { limit: 20, ...(after && { starting_after: after }) } },
-      }),
-    );
-    setChanges((shown) => (after ? [...shown, ...page.data] : page.data));
-    setMore(page.has_more);
-  };
-
-  const start = async (days: number) => {
+  const [invalid, setInvalid] = useState(false);
+  const test = (days: number) => {
+    const draft = draftNow();
+    setInvalid(!draft);
     if (!draft) return;
-    setError(undefined);
-    setRun(undefined);
-    setChanges([]);
-    try {
-      const to = new Date();
-      let current = (
-        await unwrap(
-          api.POST('/control/v1/workspaces/{workspace_slug}/policy_backtests', {
-            params: { path },
-            body: { agent_id: agentId, policy: draft, from: new Date(to.getTime() - days * DAY_MS).toISOString(), to: to.toISOString() },
-          }),
-        )
-      ).data;
-      setRun(current);
-      // A large window runs on control's queue: follow it until it settles.
-      while (current.status === 'queued' || current.status === 'running') {
-        await new Promise((r) => window.setTimeout(r, 1000));
-        current = (await unwrap(api.GET('/control/v1/workspaces/{workspace_slug}/policy_backtests/{id}', { params: { path: { ...path, id: current.id } } }))).data;
-        setRun(current);
-      }
-      if (current.status === 'completed') await loadChanges(current.id);
-    } catch (err) {
-      setError(err);
-    }
+    const to = new Date();
+    start.mutate({ params: { path }, body: { agent_id: agentId, policy: draft, from: new Date(to.getTime() - days * DAY_MS).toISOString(), to: to.toISOString() } });
   };
 
   const result = run?.result;
@@ -321,15 +369,20 @@ function BacktestPanel({ agentId, draft }: { agentId: string; draft: Draft | und
     <fieldset className="preview" aria-live="polite" data-testid="backtest">
       <legend>Test against past requests</legend>
       <p>
-        <button type="button" disabled={!draft} onClick={() => void start(7)}>
+        <button type="button" disabled={start.isPending} onClick={() => test(7)}>
           Test against last 7 days
         </button>{' '}
-        <button type="button" disabled={!draft} onClick={() => void start(30)}>
+        <button type="button" disabled={start.isPending} onClick={() => test(30)}>
           Test against last 30 days
         </button>
       </p>
-      <ErrorBox error={error} />
-      {run && !result && <p aria-busy="true">Backtest {run.status}: {Math.round(run.progress * 100)}%</p>}
+      {invalid && <p className="note">Fix the fields marked above first.</p>}
+      <ErrorBox error={start.error ?? followed.error ?? changes.error} />
+      {run && !result && (
+        <p aria-busy="true">
+          Backtest {run.status}: {Math.round(run.progress * 100)}%
+        </p>
+      )}
       {run?.status === 'failed' && <p role="alert">Backtest failed: {run.failure_reason}</p>}
       {result && (
         <>
@@ -361,7 +414,7 @@ function BacktestPanel({ agentId, draft }: { agentId: string; draft: Draft | und
             </tbody>
           </table>
           {result.top_rules.length > 0 && <p>Rules that fired most: {result.top_rules.map((r) => `${r.rule} (${r.count})`).join(', ')}</p>}
-          {changes.length > 0 && (
+          {shown.length > 0 && (
             <table data-testid="backtest-changes">
               <thead>
                 <tr>
@@ -372,7 +425,7 @@ function BacktestPanel({ agentId, draft }: { agentId: string; draft: Draft | und
                 </tr>
               </thead>
               <tbody>
-                {changes.map((c) => (
+                {shown.map((c) => (
                   <tr key={c.intent_id}>
                     <td>
                       {c.action_type} {c.resource ?? ''} <span className="muted">{c.intent_id.slice(0, 8)}</span>
@@ -391,8 +444,8 @@ function BacktestPanel({ agentId, draft }: { agentId: string; draft: Draft | und
               </tbody>
             </table>
           )}
-          {more && run && (
-            <button type="button" onClick={() => void loadChanges(run.id, changes[changes.length - 1]?.intent_id).catch(setError)}>
+          {changes.hasNextPage && (
+            <button type="button" disabled={changes.isFetchingNextPage} onClick={() => void changes.fetchNextPage()}>
               More changes
             </button>
           )}

@@ -1,148 +1,110 @@
 import { useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { Schemas, unwrap } from '../api/client';
+import type { Schemas } from '../api/client';
 import { useConsole } from '../context';
-import { ErrorBox, money, useLoad } from '../ui';
+import { ErrorBox, money } from '../ui';
 
 const RANGES = { '24h': 24 * 3600_000, '7d': 7 * 86400_000, '30d': 30 * 86400_000 } as const;
 type Range = keyof typeof RANGES;
-const OUTCOMES = ['allowed', 'held', 'denied'] as const;
-type Outcome = (typeof OUTCOMES)[number];
-const COLORS: Record<Outcome, string> = { allowed: '#2e7d32', held: '#b26a00', denied: '#c62828' };
-/** Decision audit events: `payment_intent.<outcome>` and `action.<outcome>`. */
-const DECISION = /^(payment_intent|action)\.(allowed|denied|requires_approval)$/;
-const MAX_PAGES = 25;
+/** The route's outcomes, shown as the words the console uses elsewhere. */
+const OUTCOMES = { allowed: 'allowed', requires_approval: 'held', denied: 'denied' } as const;
+type Outcome = keyof typeof OUTCOMES;
+const OUTCOME_ORDER = Object.keys(OUTCOMES) as Outcome[];
+const COLORS: Record<Outcome, string> = { allowed: '#2e7d32', requires_approval: '#b26a00', denied: '#c62828' };
+type Figure = Schemas['SpendingTotalSchema'];
 
-interface Point {
-  at: number;
-  agent: string;
-  outcome: Outcome;
-  cents: number;
-  rule: string | null;
-}
-
-function pointOf(e: Schemas['AuditEventSchema']): Point | null {
-  const m = DECISION.exec(e.action);
-  if (!m) return null;
-  const s = e.snapshot as { amount_cents?: number; cost_cents?: number; decision?: { rule?: string | null }; decision_context?: { decision?: { rule?: string | null } } };
-  return {
-    at: Date.parse(e.created_at),
-    agent: e.actor?.id ?? 'unknown',
-    outcome: m[2] === 'requires_approval' ? 'held' : (m[2] as Outcome),
-    cents: Number(s.amount_cents ?? s.cost_cents ?? 0),
-    rule: s.decision?.rule ?? s.decision_context?.decision?.rule ?? null,
-  };
-}
+/** The range ends when it is chosen, so the query (and its cache key) stays put until the person picks again. */
+const windowOf = (range: Range) => {
+  const to = new Date();
+  return { range, from: new Date(to.getTime() - RANGES[range]).toISOString(), to: to.toISOString() };
+};
 
 /**
- * Spending: authorized volume per outcome over time and per agent, and the rules that denied most.
- * Control has no aggregate route, so this reads the decision audit events of the range (newest
- * first, stopping at the range's start).
+ * Spending: decided volume per outcome over time and per agent, and the rules that denied most.
+ * Control adds the decisions up (`GET …/spending`); the page only lays the figures out.
  */
 export function SpendingPage() {
-  const { api, workspace } = useConsole();
-  const [range, setRange] = useState<Range>('7d');
-  const path = { workspace_slug: workspace.slug };
-  const data = useLoad(async () => {
-    const since = Date.now() - RANGES[range];
-    const points: Point[] = [];
-    let cursor: string | undefined;
-    let truncated = false;
-    for (let page = 0; ; page++) {
-      if (page === MAX_PAGES) {
-        truncated = true;
-        break;
-      }
-      const res = await unwrap(api.GET('/control/v1/workspaces/{workspace_slug}/audit_events', { params: { path, query: { limit: 200, ...(cursor ? { starting_after: cursor } : {}) } } }));
-      const older = res.data.some((e) => Date.parse(e.created_at) < since);
-      for (const e of res.data) {
-        const p = pointOf(e);
-        if (p && p.at >= since) points.push(p);
-      }
-      if (older || !res.has_more || !res.next_cursor) break;
-      cursor = res.next_cursor;
-    }
-    const agents = (await unwrap(api.GET('/control/v1/workspaces/{workspace_slug}/agents', { params: { path, query: { limit: 200 } } }))).data;
-    return { points, since, truncated, names: new Map(agents.map((a) => [a.id, a.name])) };
-  }, [api, workspace.slug, range]);
+  const { $api, workspace } = useConsole();
+  const [span, setSpan] = useState(() => windowOf('7d'));
+  const [chosenCurrency, setCurrency] = useState<string | null>(null);
+  const granularity = span.range === '24h' ? 'hour' : 'day';
+  const summary = $api.useQuery('get', '/control/v1/workspaces/{workspace_slug}/spending', {
+    params: { path: { workspace_slug: workspace.slug }, query: { from: span.from, to: span.to, granularity } },
+  });
 
-  const d = data.data;
-  const bucketMs = range === '24h' ? 3600_000 : 86400_000;
-  const timeline = d ? buckets(d.points, d.since, bucketMs) : [];
-  const perAgent = d ? byAgent(d.points, d.names) : [];
-  const rules = d ? topDenialRules(d.points) : [];
+  const d = summary.data?.data;
+  const currencies = [...new Set(d?.totals.map((t) => t.currency))];
+  const currency = chosenCurrency && currencies.includes(chosenCurrency) ? chosenCurrency : currencies[0];
+  const inCurrency = <T extends Figure>(rows: T[]) => rows.filter((r) => r.currency === currency);
 
   return (
     <section aria-labelledby="spending-title">
       <h1 id="spending-title">Spending</h1>
-      <div role="radiogroup" aria-label="Range" className="filters">
-        {(Object.keys(RANGES) as Range[]).map((r) => (
-          <label key={r}>
-            <input type="radio" name="range" checked={range === r} onChange={() => setRange(r)} /> Last {r}
+      <div className="filters">
+        <div role="radiogroup" aria-label="Range" className="filters">
+          {(Object.keys(RANGES) as Range[]).map((r) => (
+            <label key={r}>
+              <input type="radio" name="range" checked={span.range === r} onChange={() => setSpan(windowOf(r))} /> Last {r}
+            </label>
+          ))}
+        </div>
+        {currencies.length > 1 && (
+          <label>
+            Currency
+            <select value={currency} onChange={(e) => setCurrency(e.target.value)}>
+              {currencies.map((c) => (
+                <option key={c}>{c}</option>
+              ))}
+            </select>
           </label>
-        ))}
+        )}
       </div>
-      <ErrorBox error={data.error} />
+      <ErrorBox error={summary.error} />
       {!d ? (
-        !data.error && <p aria-busy="true">Loading…</p>
-      ) : d.points.length === 0 ? (
-        <p className="empty">No decisions in the last {range}.</p>
+        !summary.error && <p aria-busy="true">Loading…</p>
+      ) : d.totals.length === 0 ? (
+        <p className="empty">No decisions in the last {span.range}.</p>
       ) : (
         <>
-          {d.truncated && <p className="note">Only the most recent {MAX_PAGES * 200} events of the range are counted.</p>}
+          <table data-testid="spending-totals">
+            <thead>
+              <tr>
+                <th>Outcome</th>
+                <th>Decisions</th>
+                <th>Amount</th>
+              </tr>
+            </thead>
+            <tbody>
+              {inCurrency(d.totals)
+                .sort((a, b) => OUTCOME_ORDER.indexOf(a.outcome as Outcome) - OUTCOME_ORDER.indexOf(b.outcome as Outcome))
+                .map((t) => (
+                  <tr key={t.outcome} data-outcome={t.outcome}>
+                    <td>{OUTCOMES[t.outcome as Outcome] ?? t.outcome}</td>
+                    <td>{t.count}</td>
+                    <td>{money(t.amount_cents, t.currency)}</td>
+                  </tr>
+                ))}
+            </tbody>
+          </table>
           <h2>Volume over time by outcome</h2>
           <div className="chart" data-testid="chart-time">
             <ResponsiveContainer width="100%" height={260}>
-              <BarChart data={timeline}>
+              <BarChart data={timeline(inCurrency(d.timeline), d.from, d.to, granularity)}>
                 <CartesianGrid strokeDasharray="3 3" />
                 <XAxis dataKey="label" />
                 <YAxis tickFormatter={(v: number) => String(v / 100)} />
-                <Tooltip formatter={(v) => money(Number(v))} />
+                <Tooltip formatter={(v) => money(Number(v), currency)} />
                 <Legend />
-                {OUTCOMES.map((o) => (
-                  <Bar key={o} dataKey={o} stackId="o" fill={COLORS[o]} isAnimationActive={false} />
+                {OUTCOME_ORDER.map((o) => (
+                  <Bar key={o} dataKey={o} name={OUTCOMES[o]} stackId="o" fill={COLORS[o]} isAnimationActive={false} />
                 ))}
               </BarChart>
             </ResponsiveContainer>
           </div>
           <h2>Volume per agent</h2>
-          <div className="chart" data-testid="chart-agents">
-            <ResponsiveContainer width="100%" height={Math.max(120, perAgent.length * 40 + 60)}>
-              <BarChart data={perAgent} layout="vertical">
-                <CartesianGrid strokeDasharray="3 3" />
-                <XAxis type="number" tickFormatter={(v: number) => String(v / 100)} />
-                <YAxis type="category" dataKey="agent" width={110} />
-                <Tooltip formatter={(v) => money(Number(v))} />
-                <Legend />
-                {OUTCOMES.map((o) => (
-                  <Bar key={o} dataKey={o} stackId="o" fill={COLORS[o]} isAnimationActive={false} />
-                ))}
-              </BarChart>
-            </ResponsiveContainer>
-          </div>
+          <PerAgent rows={inCurrency(d.agents)} currency={currency} />
           <h2>Top denial rules</h2>
-          {rules.length === 0 ? (
-            <p className="empty">Nothing was denied.</p>
-          ) : (
-            <table>
-              <thead>
-                <tr>
-                  <th>Rule</th>
-                  <th>Denials</th>
-                  <th>Amount denied</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rules.map((r) => (
-                  <tr key={r.rule}>
-                    <td>{r.rule}</td>
-                    <td>{r.count}</td>
-                    <td>{money(r.cents)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          <DenialRules rows={inCurrency(d.rules).filter((r) => r.outcome === 'denied')} />
         </>
       )}
     </section>
@@ -150,39 +112,67 @@ export function SpendingPage() {
 }
 
 type Row = Record<Outcome, number>;
-const zero = (): Row => ({ allowed: 0, held: 0, denied: 0 });
+const zero = (): Row => ({ allowed: 0, requires_approval: 0, denied: 0 });
 
-function buckets(points: Point[], since: number, size: number) {
-  const start = Math.floor(since / size) * size;
-  const rows = new Map<number, Row>();
-  for (let t = start; t <= Date.now(); t += size) rows.set(t, zero());
-  for (const p of points) {
-    const row = rows.get(Math.floor(p.at / size) * size);
-    if (row) row[p.outcome] += p.cents;
+/** The route lists only buckets with decisions; the chart shows every bucket of the range. */
+function timeline(rows: Schemas['SpendingBucketSchema'][], from: string, to: string, granularity: 'hour' | 'day') {
+  const size = granularity === 'hour' ? 3600_000 : 86400_000;
+  const buckets = new Map<number, Row>();
+  for (let t = Math.floor(Date.parse(from) / size) * size; t < Date.parse(to); t += size) buckets.set(t, zero());
+  for (const r of rows) {
+    const row = buckets.get(Date.parse(r.bucket));
+    if (row) row[r.outcome as Outcome] += r.amount_cents;
   }
-  const label = (t: number) => (size < 86400_000 ? `${new Date(t).getHours()}:00` : new Date(t).toLocaleDateString(undefined, { month: 'short', day: 'numeric' }));
-  return [...rows].map(([t, row]) => ({ label: label(t), ...row }));
+  const label = (t: number) => (granularity === 'hour' ? `${new Date(t).getHours()}:00` : new Date(t).toLocaleDateString(undefined, { month: 'short', day: 'numeric' }));
+  return [...buckets].map(([t, row]) => ({ label: label(t), ...row }));
 }
 
-function byAgent(points: Point[], names: Map<string, string>) {
-  const rows = new Map<string, Row>();
-  for (const p of points) {
-    const row = rows.get(p.agent) ?? zero();
-    row[p.outcome] += p.cents;
-    rows.set(p.agent, row);
+function PerAgent({ rows, currency }: { rows: Schemas['SpendingAgentSchema'][]; currency: string | undefined }) {
+  const agents = new Map<string, Row & { agent: string }>();
+  for (const r of rows) {
+    const row = agents.get(r.agent_id) ?? { agent: r.agent_name ?? r.agent_id.slice(0, 8), ...zero() };
+    row[r.outcome as Outcome] += r.amount_cents;
+    agents.set(r.agent_id, row);
   }
-  return [...rows].map(([id, row]) => ({ agent: names.get(id) ?? id.slice(0, 8), ...row }));
+  const data = [...agents.values()];
+  return (
+    <div className="chart" data-testid="chart-agents">
+      <ResponsiveContainer width="100%" height={Math.max(120, data.length * 40 + 60)}>
+        <BarChart data={data} layout="vertical">
+          <CartesianGrid strokeDasharray="3 3" />
+          <XAxis type="number" tickFormatter={(v: number) => String(v / 100)} />
+          <YAxis type="category" dataKey="agent" width={110} />
+          <Tooltip formatter={(v) => money(Number(v), currency)} />
+          <Legend />
+          {OUTCOME_ORDER.map((o) => (
+            <Bar key={o} dataKey={o} name={OUTCOMES[o]} stackId="o" fill={COLORS[o]} isAnimationActive={false} />
+          ))}
+        </BarChart>
+      </ResponsiveContainer>
+    </div>
+  );
 }
 
-function topDenialRules(points: Point[]) {
-  const rules = new Map<string, { rule: string; count: number; cents: number }>();
-  for (const p of points) {
-    if (p.outcome !== 'denied') continue;
-    const key = p.rule ?? '(unnamed)';
-    const r = rules.get(key) ?? { rule: key, count: 0, cents: 0 };
-    r.count += 1;
-    r.cents += p.cents;
-    rules.set(key, r);
-  }
-  return [...rules.values()].sort((a, b) => b.count - a.count).slice(0, 10);
+function DenialRules({ rows }: { rows: Schemas['SpendingRuleSchema'][] }) {
+  if (rows.length === 0) return <p className="empty">Nothing was denied.</p>;
+  return (
+    <table data-testid="denial-rules">
+      <thead>
+        <tr>
+          <th>Rule</th>
+          <th>Denials</th>
+          <th>Amount denied</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.slice(0, 10).map((r) => (
+          <tr key={r.rule}>
+            <td>{r.rule}</td>
+            <td>{r.count}</td>
+            <td>{money(r.amount_cents, r.currency)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
 }

@@ -1,35 +1,42 @@
-import { FormEvent, useState } from 'react';
-import { Api, Schemas, unwrap } from '../api/client';
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import type { QueryHooks, Schemas } from '../api/client';
 import { useConsole } from '../context';
-import { ConfirmButton, ErrorBox, ShownOnce, Status, useLoad, when } from '../ui';
+import { described, FieldError, FormError, ownField, showRefusal } from '../forms';
+import { ConfirmButton, ErrorBox, ShownOnce, Status, when } from '../ui';
 
 type Workspace = Schemas['WorkspaceSchema'];
 type Role = Schemas['MembershipSchema']['role'];
-const ROLES: Role[] = ['owner', 'admin', 'member'];
+const ROLES = ['owner', 'admin', 'member'] as const satisfies readonly Role[];
+const WORKSPACES = ['get', '/control/v1/workspaces'] as const;
 
 /** The link an invitee opens: this console, with the invitation token in the hash. */
 const invitationLink = (token: string) => `${window.location.href.split('#')[0]}#/workspaces?invitation=${encodeURIComponent(token)}`;
 
+const workspaceForm = z.object({ name: z.string().trim().min(1, 'a name is required') });
+type WorkspaceForm = z.input<typeof workspaceForm>;
+
 /** Workspaces: create and switch; members of the current one, invitations and roles. */
-export function WorkspacesPage({ api, workspaces, current, onChanged }: { api: Api; workspaces: Workspace[]; current?: Workspace; onChanged(slug: string): void }) {
-  const [name, setName] = useState('');
-  const [error, setError] = useState<unknown>();
+export function WorkspacesPage({ $api, workspaces, current, onChanged }: { $api: QueryHooks; workspaces: Workspace[]; current?: Workspace; onChanged(slug: string): void }) {
+  const queryClient = useQueryClient();
   const invitation = new URLSearchParams(window.location.hash.split('?')[1] ?? '').get('invitation');
-  const create = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(undefined);
-    try {
-      const res = await unwrap(api.POST('/control/v1/workspaces', { body: { name } }));
-      setName('');
+  const form = useForm<WorkspaceForm, unknown, z.output<typeof workspaceForm>>({ resolver: zodResolver(workspaceForm), defaultValues: { name: '' } });
+  const { errors } = form.formState;
+  const create = $api.useMutation('post', '/control/v1/workspaces', {
+    onSuccess: async (res) => {
+      form.reset();
+      await queryClient.invalidateQueries({ queryKey: WORKSPACES });
       onChanged(res.data.slug);
-    } catch (err) {
-      setError(err);
-    }
-  };
+    },
+    onError: (err) => showRefusal(err, form.setError, ownField(['name'])),
+  });
   return (
     <section aria-labelledby="workspaces-title">
       <h1 id="workspaces-title">Workspaces</h1>
-      {invitation && <AcceptInvitation api={api} token={invitation} onAccepted={onChanged} />}
+      {invitation && <AcceptInvitation $api={$api} token={invitation} onAccepted={onChanged} />}
       {workspaces.length === 0 ? (
         <p className="empty">No workspaces yet.</p>
       ) : (
@@ -48,22 +55,32 @@ export function WorkspacesPage({ api, workspaces, current, onChanged }: { api: A
           ))}
         </ul>
       )}
-      <form className="inline" onSubmit={create} aria-label="Create workspace">
+      <form className="inline" onSubmit={form.handleSubmit((body) => create.mutate({ body }))} aria-label="Create workspace" noValidate>
         <label>
           New workspace name
-          <input name="workspace-name" value={name} onChange={(e) => setName(e.target.value)} required />
+          <input {...form.register('name')} {...described(errors, 'name')} />
+          <FieldError errors={errors} name="name" />
         </label>
-        <button type="submit">Create workspace</button>
-        <ErrorBox error={error} />
+        <button type="submit" disabled={create.isPending}>
+          Create workspace
+        </button>
+        <FormError errors={errors} />
       </form>
       {current && <Members />}
     </section>
   );
 }
 
-function AcceptInvitation({ api, token, onAccepted }: { api: Api; token: string; onAccepted(slug: string): void }) {
-  const lookup = useLoad(() => unwrap(api.GET('/control/v1/invitations/lookup', { params: { query: { token } } })), [api, token]);
-  const [error, setError] = useState<unknown>();
+function AcceptInvitation({ $api, token, onAccepted }: { $api: QueryHooks; token: string; onAccepted(slug: string): void }) {
+  const queryClient = useQueryClient();
+  const lookup = $api.useQuery('get', '/control/v1/invitations/lookup', { params: { query: { token } } });
+  const accept = $api.useMutation('post', '/control/v1/invitations/accept', {
+    onSuccess: async (res) => {
+      window.location.hash = '#/workspaces';
+      await queryClient.invalidateQueries({ queryKey: WORKSPACES });
+      onAccepted(res.data.workspace_slug);
+    },
+  });
   if (!lookup.data) return lookup.error ? <ErrorBox error={lookup.error} /> : <p aria-busy="true">Reading the invitation…</p>;
   const inv = lookup.data.data;
   return (
@@ -71,54 +88,42 @@ function AcceptInvitation({ api, token, onAccepted }: { api: Api; token: string;
       <p>
         Invitation for {inv.email} to <strong>{inv.workspace_name}</strong> as {inv.role}, until {when(inv.expires_at)}.
       </p>
-      {!inv.matches_account && (
-        <p className="note">
-          You are signed in as {inv.signed_in_as}; accepting makes that account the member.
-        </p>
-      )}
+      {!inv.matches_account && <p className="note">You are signed in as {inv.signed_in_as}; accepting makes that account the member.</p>}
       {inv.already_member ? (
         <p className="note">You are already a member.</p>
       ) : (
-        <button
-          type="button"
-          onClick={() =>
-            unwrap(api.POST('/control/v1/invitations/accept', { body: { token } })).then((res) => {
-              window.location.hash = '#/workspaces';
-              onAccepted(res.data.workspace_slug);
-            }, setError)
-          }
-        >
+        <button type="button" disabled={accept.isPending} onClick={() => accept.mutate({ body: { token } })}>
           Accept invitation
         </button>
       )}
-      <ErrorBox error={error} />
+      <ErrorBox error={accept.error} />
     </div>
   );
 }
 
+const inviteForm = z.object({ email: z.email('an email address'), role: z.enum(ROLES) });
+type InviteForm = z.input<typeof inviteForm>;
+
 function Members() {
-  const { api, workspace, can } = useConsole();
+  const { $api, workspace, can } = useConsole();
+  const queryClient = useQueryClient();
   const path = { workspace_slug: workspace.slug };
-  const members = useLoad(async () => (await unwrap(api.GET('/control/v1/workspaces/{workspace_slug}/memberships', { params: { path, query: { limit: 200 } } }))).data, [api, workspace.slug]);
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<Role>('member');
+  const members = $api.useQuery('get', '/control/v1/workspaces/{workspace_slug}/memberships', { params: { path, query: { limit: 200 } } }, { select: (page) => page.data });
   const [link, setLink] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>();
-  const invite = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(undefined);
-    try {
-      const res = await unwrap(api.POST('/control/v1/workspaces/{workspace_slug}/invitations', { params: { path }, body: { email, role } }));
+  const form = useForm<InviteForm, unknown, z.output<typeof inviteForm>>({ resolver: zodResolver(inviteForm), defaultValues: { email: '', role: 'member' } });
+  const { errors } = form.formState;
+  const invite = $api.useMutation('post', '/control/v1/workspaces/{workspace_slug}/invitations', {
+    onSuccess: (res) => {
       setLink(invitationLink(res.data.token));
-      setEmail('');
-    } catch (err) {
-      setError(err);
-    }
-  };
+      form.reset();
+    },
+    onError: (err) => showRefusal(err, form.setError, ownField(['email', 'role'])),
+  });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['get', '/control/v1/workspaces/{workspace_slug}/memberships'] });
   return (
     <>
       <h2>Members of {workspace.name}</h2>
-      <Status loaded={members} empty="No members.">
+      <Status query={members} empty="No members.">
         {(rows) => (
           <table>
             <thead>
@@ -132,7 +137,7 @@ function Members() {
               {rows.map((m) => (
                 <tr key={m.id}>
                   <td>{m.email ?? m.user_sub}</td>
-                  <td>{can('manage_members') ? <RoleSelect member={m} onChanged={members.reload} /> : m.role}</td>
+                  <td>{can('manage_members') ? <RoleSelect member={m} onChanged={refresh} /> : m.role}</td>
                   <td>{when(m.created_at)}</td>
                 </tr>
               ))}
@@ -141,21 +146,24 @@ function Members() {
         )}
       </Status>
       {can('manage_members') && (
-        <form className="inline" onSubmit={invite} aria-label="Invite member">
+        <form className="inline" onSubmit={form.handleSubmit((body) => invite.mutate({ params: { path }, body }))} aria-label="Invite member" noValidate>
           <label>
             Invite by email
-            <input type="email" name="invite-email" value={email} onChange={(e) => setEmail(e.target.value)} required />
+            <input type="email" {...form.register('email')} {...described(errors, 'email')} />
+            <FieldError errors={errors} name="email" />
           </label>
           <label>
             Role
-            <select value={role} onChange={(e) => setRole(e.target.value as Role)}>
+            <select {...form.register('role')}>
               {ROLES.map((r) => (
                 <option key={r}>{r}</option>
               ))}
             </select>
           </label>
-          <button type="submit">Invite</button>
-          <ErrorBox error={error} />
+          <button type="submit" disabled={invite.isPending}>
+            Invite
+          </button>
+          <FormError errors={errors} />
         </form>
       )}
       {link && <ShownOnce label="Invitation link" value={link} />}
@@ -163,9 +171,10 @@ function Members() {
   );
 }
 
-function RoleSelect({ member, onChanged }: { member: Schemas['MembershipSchema']; onChanged(): void }) {
-  const { api, workspace } = useConsole();
+function RoleSelect({ member, onChanged }: { member: Schemas['MembershipSchema']; onChanged(): Promise<void> }) {
+  const { $api, workspace } = useConsole();
   const [next, setNext] = useState<Role>(member.role);
+  const change = $api.useMutation('patch', '/control/v1/workspaces/{workspace_slug}/memberships/{id}', { onSuccess: onChanged });
   return (
     <span className="role">
       <select aria-label={`Role of ${member.email ?? member.user_sub}`} value={next} onChange={(e) => setNext(e.target.value as Role)}>
@@ -178,13 +187,7 @@ function RoleSelect({ member, onChanged }: { member: Schemas['MembershipSchema']
           label="Change role"
           question={`Make ${member.email ?? member.user_sub} ${next}?`}
           onConfirm={async () => {
-            await unwrap(
-              api.PATCH('/control/v1/workspaces/{workspace_slug}/memberships/{id}', {
-                params: { path: { workspace_slug: workspace.slug, id: member.id } },
-                body: { role: next },
-              }),
-            );
-            onChanged();
+            await change.mutateAsync({ params: { path: { workspace_slug: workspace.slug, id: member.id } }, body: { role: next } });
           }}
         />
       )}

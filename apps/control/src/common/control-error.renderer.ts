@@ -23,7 +23,8 @@ const SERVICE_UNAVAILABLE_CODE = 'service_unavailable';
 /**
  * Control envelope: `{error: {message, code, hint}}`, code null only where the reference names the status
  * codeless (400, 404, 422 refusals, 500), plus any fields the code documents (`ceiling_cents`,
- * `requested_cents`). `hint` says what to change; the reference SDK reads it when present. No request id or livemode in the body: the `X-Request-Id` header carries the id.
+ * `requested_cents`). `param` names the offending field and `details.fields` maps each failing field to its
+ * messages, so a form can show a refusal next to its field. `hint` says what to change; the reference SDK reads it when present. No request id or livemode in the body: the `X-Request-Id` header carries the id.
  */
 export class ControlErrorRenderer implements ErrorRenderer {
   render(error: NormalizedError) {
@@ -31,6 +32,7 @@ export class ControlErrorRenderer implements ErrorRenderer {
     const message = error.kind === 'internal' ? INTERNAL_MESSAGE : error.message;
     const code = error.code ?? (status === 503 ? SERVICE_UNAVAILABLE_CODE : null);
     const hint = error.hint ?? statusHint(status);
-    return { status, body: { error: { message, code, hint, ...error.fields } } };
+    const field = { ...(error.param !== undefined && { param: error.param }), ...(error.details !== undefined && { details: error.details }) };
+    return { status, body: { error: { message, code, hint, ...field, ...error.fields } } };
   }
 }

@@ -12,7 +12,7 @@ export function notFound(what: string): ApiError {
   });
 }
 
-/** 422 for a well-formed request the current state refuses. */
-export function unprocessable(message: string): ApiError {
-  return new ApiError(422, null, message);
+/** 422 for a well-formed request the current state refuses; `param` names the offending field when there is one. */
+export function unprocessable(message: string, param?: string): ApiError {
+  return new ApiError(422, null, message, param === undefined ? {} : { param });
 }

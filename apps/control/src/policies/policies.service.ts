@@ -56,7 +56,7 @@ export function draftFields(dto: PolicyDraftDto, base?: DraftFields): DraftField
     rules: dto.rules !== undefined ? normalizeRules(dto.rules) : (base?.rules ?? []),
   };
   if ((fields.velocity_cap_cents === null) !== (fields.velocity_window_seconds === null)) {
-    throw unprocessable('velocity_cap_cents and velocity_window_seconds are set together');
+    throw unprocessable('velocity_cap_cents and velocity_window_seconds are set together', fields.velocity_cap_cents === null ? 'velocity_cap_cents' : 'velocity_window_seconds');
   }
   return fields;
 }
@@ -72,7 +72,7 @@ export class PoliciesService {
   ) {}
 
   async create(workspaceId: string, dto: PolicyWriteDto, actorSub: string, traceId: string): Promise<PresentedPolicy> {
-    if (!dto.agent_id) throw unprocessable('agent_id is required');
+    if (!dto.agent_id) throw unprocessable('agent_id is required', 'agent_id');
     const agentId = dto.agent_id;
     const fields = draftFields(dto);
     return retryingTransaction(this.dataSource, async (em) => {
@@ -122,7 +122,7 @@ export class PoliciesService {
   async resolve(em: EntityManager, workspaceId: string, fields: DraftFields): Promise<ModuleRules> {
     const modules = await this.moduleRules(em, workspaceId, fields.imports, 'pessimistic_read');
     const missing = fields.imports.find((name) => !modules.has(name));
-    if (missing) throw unprocessable(`imports: no policy module named ${missing}`);
+    if (missing) throw unprocessable(`imports: no policy module named ${missing}`, 'imports');
     return modules;
   }
 

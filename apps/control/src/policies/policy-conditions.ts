@@ -48,7 +48,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function invalid(path: string, why: string): Error {
-  return unprocessable(`${path}: ${why}`);
+  return unprocessable(`${path}: ${why}`, path);
 }
 
 function checkLeafValue(path: string, operator: ConditionOperator, value: unknown): void {

@@ -50,6 +50,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const RULE_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 const MAX_RULES = 500;
 
+/** A 422 whose message starts with the offending path, which it also names as `param`. */
+const refuse = (at: string, why: string) => unprocessable(`${at} ${why}`, at);
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -68,19 +71,19 @@ function setting(rule: Record<string, unknown>, key: keyof PolicyRule, path: str
   switch (key) {
     case 'max_cents':
     case 'above_cents':
-      if (!nonNegativeInt(value)) throw unprocessable(`${at} must be an integer >= 0`);
+      if (!nonNegativeInt(value)) throw refuse(at, 'must be an integer >= 0');
       return value;
     case 'window_seconds':
     case 'max_actions':
-      if (!nonNegativeInt(value, 1)) throw unprocessable(`${at} must be an integer >= 1`);
+      if (!nonNegativeInt(value, 1)) throw refuse(at, 'must be an integer >= 1');
       return value;
     case 'allow':
       if (!stringList(value, rule.kind === 'action_allowlist' ? ACTION_PATTERN : undefined)) {
-        throw unprocessable(`${at} must be an array of ${rule.kind === 'action_allowlist' ? 'action types' : 'non-empty strings'}`);
+        throw refuse(at, `must be an array of ${rule.kind === 'action_allowlist' ? 'action types' : 'non-empty strings'}`);
       }
       return value;
     case 'effect':
-      if (!(RULE_EFFECTS as readonly unknown[]).includes(value)) throw unprocessable(`${at} must be one of ${RULE_EFFECTS.join(', ')}`);
+      if (!(RULE_EFFECTS as readonly unknown[]).includes(value)) throw refuse(at, `must be one of ${RULE_EFFECTS.join(', ')}`);
       return value;
     case 'when':
       return normalizeCondition(value, at);
@@ -91,22 +94,22 @@ function setting(rule: Record<string, unknown>, key: keyof PolicyRule, path: str
 
 /** Validates one rule as written, assigning an id and the default name; 422 names the offending path. */
 export function normalizeRule(input: unknown, path: string): PolicyRule {
-  if (!isObject(input)) throw unprocessable(`${path} must be an object`);
+  if (!isObject(input)) throw refuse(path, 'must be an object');
   const kind = input.kind;
   if (typeof kind !== 'string' || !(RULE_KINDS as readonly string[]).includes(kind)) {
-    throw unprocessable(`${path}.kind must be one of ${RULE_KINDS.join(', ')}`);
+    throw refuse(`${path}.kind`, `must be one of ${RULE_KINDS.join(', ')}`);
   }
   const k = kind as RuleKind;
   const required = KIND_SETTINGS[k];
   const optional = OPTIONAL[k] ?? [];
   const extra = Object.keys(input).filter((key) => !COMMON.includes(key) && !required.includes(key as never) && !optional.includes(key as never));
-  if (extra.length) throw unprocessable(`${path}.${extra[0]} is not a setting of ${k}`);
-  if (input.id !== undefined && (typeof input.id !== 'string' || !UUID.test(input.id))) throw unprocessable(`${path}.id must be a uuid`);
+  if (extra.length) throw refuse(`${path}.${extra[0]}`, `is not a setting of ${k}`);
+  if (input.id !== undefined && (typeof input.id !== 'string' || !UUID.test(input.id))) throw refuse(`${path}.id`, 'must be a uuid');
   if (input.rule_name !== undefined && (typeof input.rule_name !== 'string' || !RULE_NAME.test(input.rule_name))) {
-    throw unprocessable(`${path}.rule_name must be lowercase letters, digits and underscores`);
+    throw refuse(`${path}.rule_name`, 'must be lowercase letters, digits and underscores');
   }
   if (input.action_types !== undefined && (k === 'action_allowlist' || !stringList(input.action_types, ACTION_PATTERN))) {
-    throw unprocessable(`${path}.action_types must be an array of action types${k === 'action_allowlist' ? ' and is not a setting of action_allowlist' : ''}`);
+    throw refuse(`${path}.action_types`, `must be an array of action types${k === 'action_allowlist' ? ' and is not a setting of action_allowlist' : ''}`);
   }
   const rule: PolicyRule = {
     id: (input.id as string | undefined)?.toLowerCase() ?? randomUUID(),
@@ -115,7 +118,7 @@ export function normalizeRule(input: unknown, path: string): PolicyRule {
     action_types: (input.action_types as string[] | undefined) ?? [],
   };
   for (const key of required) {
-    if (input[key] === undefined || input[key] === null) throw unprocessable(`${path}.${key} is required for ${k}`);
+    if (input[key] === undefined || input[key] === null) throw refuse(`${path}.${key}`, `is required for ${k}`);
     Object.assign(rule, { [key]: setting(input, key, path) });
   }
   for (const key of optional) {
@@ -127,11 +130,11 @@ export function normalizeRule(input: unknown, path: string): PolicyRule {
 
 export function normalizeRules(input: unknown, path = 'rules'): PolicyRule[] {
   if (input === undefined || input === null) return [];
-  if (!Array.isArray(input)) throw unprocessable(`${path} must be an array`);
-  if (input.length > MAX_RULES) throw unprocessable(`${path} holds at most ${MAX_RULES} rules`);
+  if (!Array.isArray(input)) throw refuse(path, 'must be an array');
+  if (input.length > MAX_RULES) throw refuse(path, `holds at most ${MAX_RULES} rules`);
   const rules = input.map((r, i) => normalizeRule(r, `${path}[${i}]`));
   const ids = new Set(rules.map((r) => r.id));
-  if (ids.size !== rules.length) throw unprocessable(`${path}: rule ids must be unique`);
+  if (ids.size !== rules.length) throw unprocessable(`${path}: rule ids must be unique`, path);
   return rules;
 }
 

@@ -15,7 +15,7 @@ export function snapshotPolicy(policy: PolicyBody, moduleRules: ReadonlyMap<stri
     imports: policy.imports,
     imported_rules: policy.imports.flatMap((name) => {
       const rules = moduleRules.get(name);
-      if (!rules) throw unprocessable(`imports: no policy module named ${name}`);
+      if (!rules) throw unprocessable(`imports: no policy module named ${name}`, 'imports');
       return rules;
     }),
     rules: [...desugarTypedColumns(policy.id, policy), ...policy.rules],

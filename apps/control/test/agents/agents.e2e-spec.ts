@@ -104,7 +104,7 @@ describe('agents and their keys', () => {
     const count = () => t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM agents`);
     const before = await count();
     const res = await http().post(base).set(bearer(owner)).send(body).expect(422);
-    expect(res.body.error).toEqual({ message: expect.stringContaining(field), code: null, hint: expect.any(String) });
+    expect(res.body.error).toEqual({ message: expect.stringContaining(field), code: null, hint: expect.any(String), param: expect.stringContaining(field), details: { fields: expect.any(Object) } });
     expect(await count()).toEqual(before);
   });
 

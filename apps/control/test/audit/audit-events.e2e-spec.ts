@@ -61,7 +61,7 @@ describe('audit events', () => {
   });
 
   it.each(['?subject_type=Spaceship', '?subject_id=42', '?limit=ten'])('refuses the bad filter %s with 400', async (query) => {
-    expect((await list(query).expect(400)).body.error).toEqual({ message: expect.any(String), code: null, hint: expect.any(String) });
+    expect((await list(query).expect(400)).body.error).toEqual({ message: expect.any(String), code: null, hint: expect.any(String), param: query.slice(1).split('=')[0], details: { fields: expect.any(Object) } });
   });
 
   it('pages with starting_after, says has_more on a full final page, and restarts on an unknown cursor', async () => {

@@ -52,22 +52,23 @@ describe('policies, policy modules and previews', () => {
     await http().patch(ws(`/policies/${created.id}`)).set(bearer(s.owner)).send({ agent_id: (await agentWithPolicy(s, null)).id }).expect(422);
   });
 
-  it.each<[Record<string, unknown>, string]>([
-    [{ rules: [{ kind: 'teleport' }] }, 'unknown kind'],
-    [{ rules: [{ kind: 'cost_cap' }] }, 'missing setting'],
-    [{ rules: [{ kind: 'cost_cap', max_cents: 1, allow: [] }] }, 'setting of another kind'],
-    [{ rules: [{ kind: 'spend_window', max_cents: 1, window_seconds: 0 }] }, 'window below 1'],
-    [{ rules: [{ kind: 'condition', when: { field: 'colour', operator: 'eq', value: 1 } }] }, 'unknown field'],
-    [{ rules: [{ kind: 'condition', when: { field: 'resource', operator: 'like', value: 1 } }] }, 'unknown operator'],
-    [{ rules: [{ kind: 'condition', when: { all_of: [] } }] }, 'empty combinator'],
-    [{ rules: [{ kind: 'condition', when: { field: 'cost_cents', operator: 'gt', value: 'x' } }] }, 'non-numeric gt'],
-    [{ rules: [{ kind: 'condition', effect: 'maybe', when: { field: 'resource', operator: 'exists' } }] }, 'unknown effect'],
-    [{ imports: ['missing-module'] }, 'unknown import'],
-    [{ velocity_cap_cents: 10 }, 'velocity without window'],
-  ])('refuses %j with 422 (%s)', async (draft) => {
+  it.each<[Record<string, unknown>, string, string | RegExp]>([
+    [{ rules: [{ kind: 'teleport' }] }, 'unknown kind', 'rules[0].kind'],
+    [{ rules: [{ kind: 'cost_cap' }] }, 'missing setting', 'rules[0].max_cents'],
+    [{ rules: [{ kind: 'cost_cap', max_cents: 1, allow: [] }] }, 'setting of another kind', 'rules[0].allow'],
+    [{ rules: [{ kind: 'spend_window', max_cents: 1, window_seconds: 0 }] }, 'window below 1', 'rules[0].window_seconds'],
+    [{ rules: [{ kind: 'condition', when: { field: 'colour', operator: 'eq', value: 1 } }] }, 'unknown field', /^rules\[0\]\.when/],
+    [{ rules: [{ kind: 'condition', when: { field: 'resource', operator: 'like', value: 1 } }] }, 'unknown operator', /^rules\[0\]\.when/],
+    [{ rules: [{ kind: 'condition', when: { all_of: [] } }] }, 'empty combinator', /^rules\[0\]\.when/],
+    [{ rules: [{ kind: 'condition', when: { field: 'cost_cents', operator: 'gt', value: 'x' } }] }, 'non-numeric gt', /^rules\[0\]\.when/],
+    [{ rules: [{ kind: 'condition', effect: 'maybe', when: { field: 'resource', operator: 'exists' } }] }, 'unknown effect', 'rules[0].effect'],
+    [{ imports: ['missing-module'] }, 'unknown import', 'imports'],
+    [{ velocity_cap_cents: 10 }, 'velocity without window', 'velocity_window_seconds'],
+  ])('refuses %j with 422 (%s), naming the field in param', async (draft, _why, param) => {
     const agent = await agentWithPolicy(s, null);
     const res = await post('/policies', { agent_id: agent.id, ...draft }).expect(422);
     expect(res.body.error.code).toBeNull();
+    expect(res.body.error.param).toMatch(param);
   });
 
   it('refuses a body without agent_id (422), a bad field type (422), an unknown agent (404) and a member (403 insufficient_role)', async () => {

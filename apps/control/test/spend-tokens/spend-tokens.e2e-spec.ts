@@ -74,7 +74,7 @@ describe('spend tokens', () => {
     [{ amount_ceiling_cents: 10, surprise: true }, 422],
   ])('refuses malformed body %j with %i and a null code', async (body, status) => {
     const res = await mint({ budget_id: budgetId, ...body }).expect(status);
-    expect(res.body.error).toEqual({ message: expect.any(String), code: null, hint: expect.any(String) });
+    expect(res.body.error).toEqual({ message: expect.any(String), code: null, hint: expect.any(String), param: expect.any(String), details: { fields: expect.any(Object) } });
   });
 
   it('refuses a past expiry and a closed budget with 422, writing nothing', async () => {

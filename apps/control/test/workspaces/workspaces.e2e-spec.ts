@@ -61,7 +61,7 @@ describe('workspaces', () => {
   ])('answers bad input %j (%s) with %i, a null code, and no workspace', async (body, field, status) => {
     const before = await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM workspaces`);
     const res = await http().post('/control/v1/workspaces').set(bearer(alice)).send(body).expect(status);
-    expect(res.body.error).toEqual({ message: expect.stringContaining(field), code: null, hint: expect.any(String) });
+    expect(res.body.error).toEqual({ message: expect.stringContaining(field), code: null, hint: expect.any(String), param: field, details: { fields: { [field]: [expect.any(String)] } } });
     expect(await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM workspaces`)).toEqual(before);
   });
 

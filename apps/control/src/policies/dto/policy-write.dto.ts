@@ -53,7 +53,7 @@ export class PolicyDraftDto {
   @Matches(/^[a-z0-9]+(-[a-z0-9]+)*$/, { each: true, message: 'imports must be policy module names' })
   imports?: string[];
 
-  @ApiPropertyOptional({ type: [Object], description: 'PolicyRule objects; invalid rules answer 422' })
+  @ApiPropertyOptional({ type: 'array', items: { type: 'object', additionalProperties: true }, description: 'PolicyRule objects; invalid rules answer 422 naming the rule path in param' })
   @IsOptional()
   @IsArray()
   rules?: unknown[];

@@ -20,7 +20,7 @@ export class CreatePolicyModuleDto {
   @Length(0, 2000)
   description?: string | null;
 
-  @ApiPropertyOptional({ type: [Object], description: RULES_DOC })
+  @ApiPropertyOptional({ type: 'array', items: { type: 'object', additionalProperties: true }, description: RULES_DOC })
   @IsOptional()
   @IsArray()
   rules?: unknown[];
@@ -39,7 +39,7 @@ export class UpdatePolicyModuleDto {
   @Length(0, 2000)
   description?: string | null;
 
-  @ApiPropertyOptional({ type: [Object], description: RULES_DOC })
+  @ApiPropertyOptional({ type: 'array', items: { type: 'object', additionalProperties: true }, description: RULES_DOC })
   @ValidateIf((_, v) => v !== undefined)
   @IsArray()
   rules?: unknown[];

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { WorkspacesModule } from '../workspaces/workspaces.module';
+import { SpendingController } from './spending.controller';
+import { SpendingRepository } from './spending.repository';
+import { SpendingService } from './spending.service';
+
+@Module({
+  imports: [WorkspacesModule],
+  controllers: [SpendingController],
+  providers: [SpendingRepository, SpendingService],
+})
+export class SpendingModule {}
