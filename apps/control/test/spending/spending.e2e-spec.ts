@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { bearer, seatMember } from './control-fixtures';
-import { act, agentWithPolicy, DecisionStack, pay, startDecisionStack } from './decision-fixtures';
+import { bearer, seatMember } from '../control-fixtures';
+import { act, agentWithPolicy, DecisionStack, pay, startDecisionStack } from '../decision-fixtures';
 
 describe('GET /control/v1/workspaces/:slug/spending', () => {
   let s: DecisionStack;
