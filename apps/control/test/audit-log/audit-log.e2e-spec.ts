@@ -7,6 +7,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { pollUntil, SWC_REGISTER } from '@bursar/testing';
 import { signCheckpoint } from '@bursar/crypto';
+import { verifyRemoteLog } from '@bursar/service-kit';
 import { runControlAdmin } from '../../src/admin/control-admin';
 import { AuditLogService } from '../../src/audit-log/audit-log.service';
 import { bearer, createAgent, createWorkspace, seatMember } from '../control-fixtures';
@@ -202,6 +203,21 @@ describe("control's audit log", () => {
 
     const mine = (await http().get(log(s.slug, `/entries?resource_id=${held.id}`)).set(bearer(member)).expect(200)).body.data as Entry[];
     expect(mine.map((e) => e.type)).toEqual(['payment_intent.requires_approval', 'approval.granted']);
+  });
+
+  it('the standalone verifier checks a workspace log from the API alone, against a saved checkpoint', async () => {
+    const server = s.t.app.getHttpServer();
+    if (!server.listening) await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const remote = { baseUrl: `http://127.0.0.1:${server.address().port}`, logPath: `/control/v1/workspaces/${s.slug}/audit_log`, jwksPath: '/.well-known/jwks.json', token: member };
+    const agent = await agentWithPolicy(s, {}, 10_000);
+    await pay(s.t.app, agent, { amount_cents: 100, counterparty: 'acme' }).expect(201);
+    const saved = await signNow(s.slug);
+    const later = (await pay(s.t.app, agent, { amount_cents: 200, counterparty: 'acme' }).expect(201)).body.data;
+    await sealed(s.workspaceId);
+    await signNow(s.slug);
+    const report = await verifyRemoteLog(remote, saved.token, [later.id]);
+    expect(report).toMatchObject({ ok: true, consistent: true, problems: [], latest: { workspace_id: s.workspaceId } });
+    expect(report.resources[0].entries).toEqual([expect.objectContaining({ type: 'payment_intent.allowed', included: true, leaf_ok: true })]);
   });
 
   it('signs checkpoints with the key control publishes, and proves inclusion and consistency as RFC 9162 says', async () => {

@@ -27,8 +27,12 @@ async function fetchJson(url: string, token?: string): Promise<unknown> {
   const res = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
   const body = (await res.json().catch(() => null)) as Record<string, unknown> | null;
   if (!res.ok) throw new Error(`GET ${url} answered ${res.status}: ${JSON.stringify(body)}`);
-  // Both services wrap a resource in `data`; a key set comes bare.
-  return body && 'data' in body && !('object' in body && body.object === 'list') ? body.data : body;
+  return body;
+}
+
+/** Both services answer a resource, and a list's items, in `data`. */
+async function fetchData<T>(url: string, token: string): Promise<T> {
+  return ((await fetchJson(url, token)) as { data: T }).data;
 }
 
 /**
@@ -52,7 +56,7 @@ export async function verifyRemoteLog(log: RemoteLog, savedToken: string | null,
     return verdict.checkpoint;
   };
 
-  const latestRow = (await fetchJson(url(`${log.logPath}/checkpoints/latest`), log.token)) as { token: string };
+  const latestRow = await fetchData<{ token: string }>(url(`${log.logPath}/checkpoints/latest`), log.token);
   const latest = await check(latestRow.token, 'latest');
   const saved = savedToken ? await check(savedToken, 'saved') : null;
   let consistent: boolean | null = null;
@@ -61,7 +65,7 @@ export async function verifyRemoteLog(log: RemoteLog, savedToken: string | null,
     if (subject(saved) !== subject(latest)) problems.push('the saved checkpoint is of another log');
     else if (saved.tree_size > latest.tree_size) problems.push(`the saved checkpoint (size ${saved.tree_size}) is larger than the latest (${latest.tree_size})`);
     else {
-      const proof = (await fetchJson(url(`${log.logPath}/proofs/consistency?from_size=${saved.tree_size}&to_size=${latest.tree_size}`), log.token)) as { proof: string[] };
+      const proof = await fetchData<{ proof: string[] }>(url(`${log.logPath}/proofs/consistency?from_size=${saved.tree_size}&to_size=${latest.tree_size}`), log.token);
       consistent = verifyConsistency(saved.tree_size, latest.tree_size, proof.proof.map(hex), hex(saved.root_hash), hex(latest.root_hash));
       if (!consistent) problems.push(`the latest checkpoint (size ${latest.tree_size}) does not extend the saved one (size ${saved.tree_size})`);
     }
@@ -69,8 +73,11 @@ export async function verifyRemoteLog(log: RemoteLog, savedToken: string | null,
 
   const resources: RemoteCheck['resources'] = [];
   for (const resourceId of resourceIds) {
-    const list = (await fetchJson(url(`${log.logPath}/entries?limit=1000&resource_id=${encodeURIComponent(resourceId)}`), log.token)) as {
-      data: { index: number; type: string; leaf: string; leaf_hash: string }[];
+    const list = {
+      data: await fetchData<{ index: number; type: string; leaf: string; leaf_hash: string }[]>(
+        url(`${log.logPath}/entries?limit=1000&resource_id=${encodeURIComponent(resourceId)}`),
+        log.token,
+      ),
     };
     const entries: RemoteCheck['resources'][number]['entries'] = [];
     if (list.data.length === 0) problems.push(`no entry names resource ${resourceId}`);
@@ -80,7 +87,7 @@ export async function verifyRemoteLog(log: RemoteLog, savedToken: string | null,
       if (!leafOk) problems.push(`entry ${entry.index} of ${resourceId}: its leaf does not hash to its leaf_hash or names another place`);
       let included = false;
       if (latest && entry.index < latest.tree_size) {
-        const proof = (await fetchJson(url(`${log.logPath}/proofs/inclusion?index=${entry.index}&tree_size=${latest.tree_size}`), log.token)) as { audit_path: string[] };
+        const proof = await fetchData<{ audit_path: string[] }>(url(`${log.logPath}/proofs/inclusion?index=${entry.index}&tree_size=${latest.tree_size}`), log.token);
         included = verifyInclusion(hex(entry.leaf_hash), entry.index, latest.tree_size, proof.audit_path.map(hex), hex(latest.root_hash));
         if (!included) problems.push(`entry ${entry.index} of ${resourceId} is not included in the latest checkpoint's tree`);
       } else if (latest) problems.push(`entry ${entry.index} of ${resourceId} is newer than the latest checkpoint; sign one and check again`);
