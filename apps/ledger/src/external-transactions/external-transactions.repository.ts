@@ -31,6 +31,13 @@ function columnsOf(rows: IngestRow[]) {
   ];
 }
 
+/** Rows of `columnsOf` ($3..$11) into the ledger ($1) and source ($2), skipping (source, external_id) pairs already held. */
+const INSERT_NEW = `INSERT INTO external_transactions AS e (ledger_id, source_id, external_id, amount, currency, occurred_at, account_id,
+    reference_rail, reference_kind, reference_value, raw)
+  SELECT $1, $2, t.* FROM unnest($3::text[], $4::numeric[], $5::text[], $6::timestamptz[], $7::text[], $8::text[], $9::text[], $10::text[], $11::jsonb[])
+    AS t(external_id, amount, currency, occurred_at, account_id, reference_rail, reference_kind, reference_value, raw)
+  ON CONFLICT (source_id, external_id) DO NOTHING`;
+
 @Injectable()
 export class ExternalTransactionsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -48,22 +55,27 @@ export class ExternalTransactionsRepository {
     rows: IngestRow[],
   ): Promise<(ExternalTransactionRecord & { created: boolean })[]> {
     return manager.query(
-      `WITH input AS (
-         SELECT * FROM unnest($3::text[], $4::numeric[], $5::text[], $6::timestamptz[], $7::text[], $8::text[], $9::text[], $10::text[], $11::jsonb[])
-           AS t(external_id, amount, currency, occurred_at, account_id, reference_rail, reference_kind, reference_value, raw)
-       ), inserted AS (
-         INSERT INTO external_transactions AS e (ledger_id, source_id, external_id, amount, currency, occurred_at, account_id,
-           reference_rail, reference_kind, reference_value, raw)
-         SELECT $1, $2, external_id, amount, currency, occurred_at, account_id, reference_rail, reference_kind, reference_value, raw FROM input
-         ON CONFLICT (source_id, external_id) DO NOTHING
-         RETURNING ${EXTERNAL_TRANSACTION_COLUMNS}
-       )
+      `WITH inserted AS (${INSERT_NEW} RETURNING ${EXTERNAL_TRANSACTION_COLUMNS})
        SELECT *, true AS created FROM inserted
        UNION ALL
        SELECT ${EXTERNAL_TRANSACTION_COLUMNS}, false AS created FROM external_transactions e
        WHERE e.ledger_id = $1 AND e.source_id = $2 AND e.external_id = ANY($3::text[])`,
       [scope.ledgerId, sourceId, ...columnsOf(rows)],
     );
+  }
+
+  /**
+   * Inserts the rows whose (source, external_id) is new, in one statement, and answers how many it
+   * inserted; the rest (known rows, repeats within `rows`) are left as they were. For bulk callers
+   * that need no row back.
+   */
+  async insertNewCounting(manager: EntityManager, scope: LedgerScope, sourceId: string, rows: IngestRow[]): Promise<number> {
+    const [{ created }] = await manager.query(`WITH inserted AS (${INSERT_NEW} RETURNING 1) SELECT count(*)::int AS created FROM inserted`, [
+      scope.ledgerId,
+      sourceId,
+      ...columnsOf(rows),
+    ]);
+    return created;
   }
 
   findByExternalIds(manager: EntityManager, scope: LedgerScope, sourceId: string, externalIds: string[]): Promise<ExternalTransactionRecord[]> {

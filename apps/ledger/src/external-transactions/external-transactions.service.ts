@@ -38,6 +38,19 @@ export interface IngestOutcome {
   errorCount: number;
 }
 
+/** What a bulk ingest answers: counts, and only the items it refused. */
+export interface IngestCounts {
+  createdCount: number;
+  replayedCount: number;
+  refused: { index: number; externalId: string | null; error: IngestItemError }[];
+}
+
+/** The external_id an item carried, for reporting it when the item is refused. */
+function sentExternalId(item: unknown): string | null {
+  const externalId = (item as { external_id?: unknown } | null)?.external_id;
+  return typeof externalId === 'string' ? externalId : null;
+}
+
 const NEWEST_FIRST: ListOrder = {
   list: 'external_transactions',
   sortColumn: 'created_at',
@@ -117,8 +130,7 @@ export class ExternalTransactionsService {
     const seen = new Set<string>();
     parsed.forEach((p, index) => {
       if (isIngestError(p)) {
-        const externalId = (items[index] as { external_id?: unknown } | null)?.external_id;
-        outcome.results.push({ externalId: typeof externalId === 'string' ? externalId : null, status: 'error', error: p });
+        outcome.results.push({ externalId: sentExternalId(items[index]), status: 'error', error: p });
         outcome.errorCount++;
         return;
       }
@@ -133,6 +145,24 @@ export class ExternalTransactionsService {
       else outcome.replayedCount++;
     });
     return outcome;
+  }
+
+  /**
+   * Lands items as `ingest` does (same checks, same dedupe: a known or repeated external_id counts
+   * as replayed) without reading any row back: one set-based insert of the valid items, answering
+   * counts and the refused items. For bulk callers such as statement imports; the caller bounds
+   * the item count and passes its transaction.
+   */
+  async ingestCounting(scope: LedgerScope, source: SourceRecord, items: unknown[], manager: EntityManager): Promise<IngestCounts> {
+    const valid: IngestRow[] = [];
+    const refused: IngestCounts['refused'] = [];
+    items.forEach((item, index) => {
+      const parsed = parseIngestItem(item, index);
+      if (isIngestError(parsed)) refused.push({ index, externalId: sentExternalId(item), error: parsed });
+      else valid.push(parsed);
+    });
+    const createdCount = valid.length ? await this.rows.insertNewCounting(manager, scope, source.id, valid) : 0;
+    return { createdCount, replayedCount: valid.length - createdCount, refused };
   }
 
   /** 422 `invalid_request` (param `items`) unless there are 1 to MAX_INGEST_ITEMS items. */
