@@ -145,7 +145,7 @@ async function main(): Promise<void> {
       're-import entries/s': entries / again.seconds,
       replayed: again.data.replayed_count,
       'anchor: bare INSERT entries/s': entries / anchorSeconds,
-      'first import / anchor': (entries / first.seconds) / (entries / anchorSeconds),
+      'first import / anchor': (anchorSeconds / first.seconds).toFixed(2),
       'service peak RSS MB': Number(readFileSync(peakRssFile, 'utf8')) / 1024,
       check: first.data.created_count === entries && again.data.replayed_count === entries ? 'ok' : 'MISMATCH',
     });

@@ -17,20 +17,26 @@ interface Building {
   text: string;
 }
 
-/** An element's value: its text when it has no children (with `@attr` and `#text` when it has attributes), else its children. */
+/**
+ * An element's value: its text when it has no children (with `@attr` and `#text` when it has
+ * attributes), else its children. Built in place, as it runs for every element of the file.
+ */
 function valueOf(b: Building): unknown {
-  const attributes = Object.fromEntries(Object.entries(b.attributes).map(([k, v]) => [`@${k.split(':').pop()}`, v]));
-  if (Object.keys(b.node).length === 0) {
-    const text = b.text.trim();
-    return Object.keys(attributes).length ? { ...attributes, '#text': text } : text;
-  }
-  return { ...attributes, ...b.node };
+  let withAttributes: XmlNode | null = null;
+  for (const name in b.attributes) (withAttributes ??= {})[`@${name.split(':').pop()}`] = b.attributes[name];
+  for (const _child in b.node) return withAttributes ? Object.assign(withAttributes, b.node) : b.node;
+  const text = b.text.trim();
+  if (!withAttributes) return text;
+  withAttributes['#text'] = text;
+  return withAttributes;
 }
 
 function attach(parent: XmlNode, name: string, value: unknown) {
   const existing = parent[name];
-  if (ARRAYS.has(name)) parent[name] = [...((existing as unknown[] | undefined) ?? []), value];
-  else parent[name] = existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value];
+  // attach made every array here, so it may grow them in place.
+  if (Array.isArray(existing)) existing.push(value);
+  else if (ARRAYS.has(name)) parent[name] = existing === undefined ? [value] : [existing, value];
+  else parent[name] = existing === undefined ? value : [existing, value];
 }
 
 function str(node: unknown, ...path: string[]): string | null {
