@@ -16,26 +16,31 @@ export interface ExternalTransactionFilter {
   to?: Date;
 }
 
-/** The column arrays `unnest` turns back into rows: one bind parameter per column, whatever the row count. */
-function columnsOf(rows: IngestRow[]) {
-  return [
-    rows.map((r) => r.externalId),
-    rows.map((r) => r.amount),
-    rows.map((r) => r.currency),
-    rows.map((r) => r.occurredAt.toISOString()),
-    rows.map((r) => r.accountId),
-    rows.map((r) => r.referenceRail),
-    rows.map((r) => r.referenceKind),
-    rows.map((r) => r.referenceValue),
-    rows.map((r) => (r.raw === null ? null : JSON.stringify(r.raw))),
-  ];
+/**
+ * The rows as one JSON array, the parameter `json_to_recordset` turns back into rows: serialized
+ * natively in one call, where per-column array literals cost the client several times as much.
+ */
+function jsonOf(rows: IngestRow[]): string {
+  return JSON.stringify(
+    rows.map((r) => ({
+      external_id: r.externalId,
+      amount: r.amount,
+      currency: r.currency,
+      occurred_at: r.occurredAt,
+      account_id: r.accountId,
+      reference_rail: r.referenceRail,
+      reference_kind: r.referenceKind,
+      reference_value: r.referenceValue,
+      raw: r.raw,
+    })),
+  );
 }
 
-/** Rows of `columnsOf` ($3..$11) into the ledger ($1) and source ($2), skipping (source, external_id) pairs already held. */
+/** Rows of `jsonOf` ($3) into the ledger ($1) and source ($2), skipping (source, external_id) pairs already held. */
 const INSERT_NEW = `INSERT INTO external_transactions AS e (ledger_id, source_id, external_id, amount, currency, occurred_at, account_id,
     reference_rail, reference_kind, reference_value, raw)
-  SELECT $1, $2, t.* FROM unnest($3::text[], $4::numeric[], $5::text[], $6::timestamptz[], $7::text[], $8::text[], $9::text[], $10::text[], $11::jsonb[])
-    AS t(external_id, amount, currency, occurred_at, account_id, reference_rail, reference_kind, reference_value, raw)
+  SELECT $1, $2, t.* FROM json_to_recordset($3::json) AS t(external_id text, amount numeric, currency text, occurred_at timestamptz,
+    account_id text, reference_rail text, reference_kind text, reference_value text, raw jsonb)
   ON CONFLICT (source_id, external_id) DO NOTHING`;
 
 @Injectable()
@@ -59,8 +64,8 @@ export class ExternalTransactionsRepository {
        SELECT *, true AS created FROM inserted
        UNION ALL
        SELECT ${EXTERNAL_TRANSACTION_COLUMNS}, false AS created FROM external_transactions e
-       WHERE e.ledger_id = $1 AND e.source_id = $2 AND e.external_id = ANY($3::text[])`,
-      [scope.ledgerId, sourceId, ...columnsOf(rows)],
+       WHERE e.ledger_id = $1 AND e.source_id = $2 AND e.external_id = ANY($4::text[])`,
+      [scope.ledgerId, sourceId, jsonOf(rows), rows.map((r) => r.externalId)],
     );
   }
 
@@ -73,7 +78,7 @@ export class ExternalTransactionsRepository {
     const [{ created }] = await manager.query(`WITH inserted AS (${INSERT_NEW} RETURNING 1) SELECT count(*)::int AS created FROM inserted`, [
       scope.ledgerId,
       sourceId,
-      ...columnsOf(rows),
+      jsonOf(rows),
     ]);
     return created;
   }
