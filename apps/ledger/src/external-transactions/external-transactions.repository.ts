@@ -17,26 +17,29 @@ export interface ExternalTransactionFilter {
 }
 
 /**
- * The rows as one JSON array, the parameter `json_to_recordset` turns back into rows: serialized
- * natively in one call, where per-column array literals cost the client several times as much.
+ * One row as the JSON object INSERT_NEW reads. A batch travels as one JSON array parameter that
+ * `json_to_recordset` turns back into rows: serialized natively, where per-column array literals
+ * cost the client several times as much; bulk callers hold their rows in this compact form.
  */
-function jsonOf(rows: IngestRow[]): string {
-  return JSON.stringify(
-    rows.map((r) => ({
-      external_id: r.externalId,
-      amount: r.amount,
-      currency: r.currency,
-      occurred_at: r.occurredAt,
-      account_id: r.accountId,
-      reference_rail: r.referenceRail,
-      reference_kind: r.referenceKind,
-      reference_value: r.referenceValue,
-      raw: r.raw,
-    })),
-  );
+export function ingestRowJson(r: IngestRow): string {
+  return JSON.stringify({
+    external_id: r.externalId,
+    amount: r.amount,
+    currency: r.currency,
+    occurred_at: r.occurredAt,
+    account_id: r.accountId,
+    reference_rail: r.referenceRail,
+    reference_kind: r.referenceKind,
+    reference_value: r.referenceValue,
+    raw: r.raw,
+  });
 }
 
-/** Rows of `jsonOf` ($3) into the ledger ($1) and source ($2), skipping (source, external_id) pairs already held. */
+function jsonArray(rows: string[]): string {
+  return `[${rows.join(',')}]`;
+}
+
+/** Rows of a JSON array of `ingestRowJson` objects ($3) into the ledger ($1) and source ($2), skipping (source, external_id) pairs already held. */
 const INSERT_NEW = `INSERT INTO external_transactions AS e (ledger_id, source_id, external_id, amount, currency, occurred_at, account_id,
     reference_rail, reference_kind, reference_value, raw)
   SELECT $1, $2, t.* FROM json_to_recordset($3::json) AS t(external_id text, amount numeric, currency text, occurred_at timestamptz,
@@ -65,20 +68,20 @@ export class ExternalTransactionsRepository {
        UNION ALL
        SELECT ${EXTERNAL_TRANSACTION_COLUMNS}, false AS created FROM external_transactions e
        WHERE e.ledger_id = $1 AND e.source_id = $2 AND e.external_id = ANY($4::text[])`,
-      [scope.ledgerId, sourceId, jsonOf(rows), rows.map((r) => r.externalId)],
+      [scope.ledgerId, sourceId, jsonArray(rows.map(ingestRowJson)), rows.map((r) => r.externalId)],
     );
   }
 
   /**
-   * Inserts the rows whose (source, external_id) is new, in one statement, and answers how many it
-   * inserted; the rest (known rows, repeats within `rows`) are left as they were. For bulk callers
-   * that need no row back.
+   * Inserts the rows (`ingestRowJson` texts) whose (source, external_id) is new, in one statement,
+   * and answers how many it inserted; the rest (known rows, repeats within `rows`) are left as they
+   * were. For bulk callers that need no row back.
    */
-  async insertNewCounting(manager: EntityManager, scope: LedgerScope, sourceId: string, rows: IngestRow[]): Promise<number> {
+  async insertNewCounting(manager: EntityManager, scope: LedgerScope, sourceId: string, rows: string[]): Promise<number> {
     const [{ created }] = await manager.query(`WITH inserted AS (${INSERT_NEW} RETURNING 1) SELECT count(*)::int AS created FROM inserted`, [
       scope.ledgerId,
       sourceId,
-      jsonOf(rows),
+      jsonArray(rows),
     ]);
     return created;
   }

@@ -12,7 +12,7 @@ import { PostingEntity } from '../postings/posting.entity';
 import { SourceRecord } from '../sources/source.record';
 import { ExternalTransactionErrors } from './external-transaction-errors';
 import { ExternalTransactionRecord, presentExternalTransaction, PresentedExternalTransaction } from './external-transaction.record';
-import { ExternalTransactionFilter, ExternalTransactionsRepository } from './external-transactions.repository';
+import { ExternalTransactionFilter, ExternalTransactionsRepository, ingestRowJson } from './external-transactions.repository';
 import { IngestItemError, IngestRow, isIngestError, parseIngestItem } from './ingest-item';
 import { matchEventPayload, ReconciliationMatchRecord } from './reconciliation-match.record';
 import { MatchCandidate, ReconciliationMatchesRepository } from './reconciliation-matches.repository';
@@ -38,12 +38,8 @@ export interface IngestOutcome {
   errorCount: number;
 }
 
-/** What a bulk ingest answers: counts, and only the items it refused. */
-export interface IngestCounts {
-  createdCount: number;
-  replayedCount: number;
-  refused: { index: number; externalId: string | null; error: IngestItemError }[];
-}
+/** An item checked for a bulk ingest: a compact row (`ingestRowJson`), or why it was refused. */
+export type PreparedRow = { row: string } | { error: IngestItemError; externalId: string | null };
 
 /** The external_id an item carried, for reporting it when the item is refused. */
 function sentExternalId(item: unknown): string | null {
@@ -148,21 +144,22 @@ export class ExternalTransactionsService {
   }
 
   /**
-   * Lands items as `ingest` does (same checks, same dedupe: a known or repeated external_id counts
-   * as replayed) without reading any row back: one set-based insert of the valid items, answering
-   * counts and the refused items. For bulk callers such as statement imports; the caller bounds
-   * the item count and passes its transaction.
+   * Checks one item as `ingest` does; a valid one comes back as a compact row for `ingestRows`, so
+   * bulk callers (statement imports) hold their thousands of rows as one string each, not as objects.
    */
-  async ingestCounting(scope: LedgerScope, source: SourceRecord, items: unknown[], manager: EntityManager): Promise<IngestCounts> {
-    const valid: IngestRow[] = [];
-    const refused: IngestCounts['refused'] = [];
-    items.forEach((item, index) => {
-      const parsed = parseIngestItem(item, index);
-      if (isIngestError(parsed)) refused.push({ index, externalId: sentExternalId(item), error: parsed });
-      else valid.push(parsed);
-    });
-    const createdCount = valid.length ? await this.rows.insertNewCounting(manager, scope, source.id, valid) : 0;
-    return { createdCount, replayedCount: valid.length - createdCount, refused };
+  prepareRow(item: unknown, index: number): PreparedRow {
+    const parsed = parseIngestItem(item, index);
+    return isIngestError(parsed) ? { error: parsed, externalId: sentExternalId(item) } : { row: ingestRowJson(parsed) };
+  }
+
+  /**
+   * Lands prepared rows with the dedupe of `ingest` (a known or repeated external_id counts as
+   * replayed) in one set-based insert, without reading any row back. The caller bounds the row
+   * count and passes its transaction.
+   */
+  async ingestRows(scope: LedgerScope, source: SourceRecord, rows: string[], manager: EntityManager): Promise<{ createdCount: number; replayedCount: number }> {
+    const createdCount = rows.length ? await this.rows.insertNewCounting(manager, scope, source.id, rows) : 0;
+    return { createdCount, replayedCount: rows.length - createdCount };
   }
 
   /** 422 `invalid_request` (param `items`) unless there are 1 to MAX_INGEST_ITEMS items. */

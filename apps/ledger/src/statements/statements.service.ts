@@ -11,7 +11,7 @@ import { EventsService } from '../events/events.service';
 import { SourceRecord } from '../sources/source.record';
 import { SourcesService } from '../sources/sources.service';
 import { DETECT_BYTES, detectFormat, readStatement } from './parsers/detect';
-import { EntryBatch, StatementFormat, StatementSummary } from './parsers/statement';
+import { EntryBatch, StatementEntry, StatementFormat, StatementSummary } from './parsers/statement';
 import { BalanceCheck, presentStatementImport, PresentedStatementImport, StatementImportError, StatementImportRecord } from './statement-import.record';
 import { StatementImportsRepository } from './statement-imports.repository';
 
@@ -24,19 +24,26 @@ const NEWEST_FIRST: ListOrder = {
   direction: 'DESC',
 };
 
-/** Entries parsed and written per batch: one set-based insert each, and a bound on what an import holds at once. */
+/** Rows per write: one set-based insert each. */
 export const STATEMENT_BATCH_ENTRIES = 5000;
 
+/**
+ * Entries the reader hands over at a time. Each is checked and turned into a compact row at once,
+ * so few parsed objects live long enough to reach the old generation (whose garbage is what grows
+ * a process's heap during a large import).
+ */
+const READ_BATCH_ENTRIES = 200;
+
 /** A statement entry as an ingest item, so it passes the same checks and dedupe as a JSON push. */
-function ingestItems(batch: EntryBatch): unknown[] {
-  return batch.entries.map((e) => ({
+function ingestItem(e: StatementEntry, accountReference: string): unknown {
+  return {
     external_id: e.external_id,
     amount: e.amount,
     currency: e.currency,
     occurred_at: e.booking_date,
     ...(e.reference && { reference_rail: e.reference.rail, reference_kind: e.reference.kind, reference_value: e.reference.value }),
-    raw: { ...e.raw, value_date: e.value_date, account_reference: batch.account_reference },
-  }));
+    raw: { ...e.raw, value_date: e.value_date, account_reference: accountReference },
+  };
 }
 
 /** Built by createStatementsService (statements.factory.ts), for the Nest module and the operator CLI alike. */
@@ -52,7 +59,8 @@ export class StatementsService {
   ) {}
 
   /**
-   * Reads one statement file in batches and lands each batch as it comes, through the external
+   * Reads one statement file entry batch by entry batch, checks each entry as ingest does into a
+   * compact row, and lands the rows STATEMENT_BATCH_ENTRIES at a time through the external
    * transactions' set-based ingest, inside one transaction with the import row: a file found
    * malformed part way rolls back whole, so it stores nothing. While one batch is written the next
    * is parsed, and no more than those two batches are held.
@@ -60,27 +68,36 @@ export class StatementsService {
   async import(scope: LedgerScope, sourceId: string, file: Buffer, format: StatementFormat | undefined): Promise<StatementImportRecord> {
     const source = await this.sources.get(scope, sourceId);
     const chosen = format ?? detectFormat(file.subarray(0, DETECT_BYTES).toString('utf8'));
-    const reader = readStatement(file, chosen, source.csvMapping, STATEMENT_BATCH_ENTRIES);
+    const reader = readStatement(file, chosen, source.csvMapping, READ_BATCH_ENTRIES);
     return this.dataSource.transaction(async (manager) => {
-      let createdCount = 0, replayedCount = 0, offset = 0;
+      let createdCount = 0, replayedCount = 0, index = 0;
       const errors: StatementImportError[] = [];
-      const write = async (batch: EntryBatch, start: number) => {
-        const outcome = await this.externalTransactions.ingestCounting(scope, source, ingestItems(batch), manager);
+      let rows: string[] = [];
+      let writing: Promise<void> = Promise.resolve();
+      const write = async (batch: string[]) => {
+        const outcome = await this.externalTransactions.ingestRows(scope, source, batch, manager);
         createdCount += outcome.createdCount;
         replayedCount += outcome.replayedCount;
-        // Ingest numbers items within its batch; the import numbers entries across the file.
-        for (const r of outcome.refused) {
-          errors.push({ ...r.error, param: r.error.param.replace(/^items\[\d+\]/, `entries[${start + r.index}]`), external_id: r.externalId });
-        }
       };
-      let writing: Promise<void> = Promise.resolve();
+      const send = async () => {
+        await writing;
+        writing = write(rows);
+        rows = [];
+      };
       let next: IteratorResult<EntryBatch, StatementSummary[]>;
       try {
         for (next = reader.next(); !next.done; next = reader.next()) {
-          await writing;
-          writing = write(next.value, offset);
-          offset += next.value.entries.length;
+          for (const entry of next.value.entries) {
+            const prepared = this.externalTransactions.prepareRow(ingestItem(entry, next.value.account_reference), index);
+            // Items are numbered across the file, as entries.
+            if ('error' in prepared) errors.push({ ...prepared.error, param: prepared.error.param.replace(/^items\[/, 'entries['), external_id: prepared.externalId });
+            else rows.push(prepared.row);
+            index++;
+          }
+          // The next rows are parsed while this batch is written.
+          if (rows.length >= STATEMENT_BATCH_ENTRIES) await send();
         }
+        if (rows.length) await send();
       } finally {
         // A refusal while a batch is in flight: let it settle before the transaction rolls back.
         await writing.catch(() => undefined);
