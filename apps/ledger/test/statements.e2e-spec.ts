@@ -173,7 +173,7 @@ describe('Statement imports', () => {
     const { api, source } = await books();
     await api.account('savings', 'asset');
     await api.transfer('sales', 'savings', '700', 'USD', { value_date: '2026-11-02T00:00:00Z' }).expect(201);
-    const savingsStatement = /<Stmt>[\s\S]*<\/Stmt>/.exec(CAMT)![0].replaceAll('CHK-1', 'SAV-1').replaceAll('CAMT-', 'SAV-').replace('205.40', '7.00');
+    const savingsStatement = (/<Stmt>[\s\S]*<\/Stmt>/.exec(CAMT)?.[0] ?? '').replaceAll('CHK-1', 'SAV-1').replaceAll('CAMT-', 'SAV-').replace('205.40', '7.00');
     const twoAccounts = CAMT.replace('</Stmt>', `</Stmt>${savingsStatement}`);
 
     for (const bad of [['savings'], { 'SAV-1': 7 }, { 'SAV-1': '' }, 'savings']) {
