@@ -25,7 +25,7 @@ const NEWEST_FIRST: ListOrder = {
 };
 
 /** Rows per write: one set-based insert each. */
-export const STATEMENT_BATCH_ENTRIES = 5000;
+const STATEMENT_BATCH_ENTRIES = 5000;
 
 /**
  * Entries the reader hands over at a time. Each is checked and turned into a compact row at once,

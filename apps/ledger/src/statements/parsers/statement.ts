@@ -51,7 +51,7 @@ export interface EntryBatch {
  */
 export type StatementReader = Generator<EntryBatch, StatementSummary[], void>;
 
-export function summarize({ entries, ...statement }: ParsedStatement): StatementSummary {
+function summarize({ entries, ...statement }: ParsedStatement): StatementSummary {
   return { ...statement, entry_count: entries.length };
 }
 
