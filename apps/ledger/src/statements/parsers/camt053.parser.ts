@@ -17,13 +17,18 @@ interface Building {
   text: string;
 }
 
+/** A name without its namespace prefix (`ns:Ntry` is `Ntry`); runs for every tag, so it allocates no array. */
+function localName(name: string): string {
+  return name.slice(name.indexOf(':') + 1);
+}
+
 /**
  * An element's value: its text when it has no children (with `@attr` and `#text` when it has
  * attributes), else its children. Built in place, as it runs for every element of the file.
  */
 function valueOf(b: Building): unknown {
   let withAttributes: XmlNode | null = null;
-  for (const name in b.attributes) (withAttributes ??= {})[`@${name.split(':').pop()}`] = b.attributes[name];
+  for (const name in b.attributes) (withAttributes ??= {})[`@${localName(name)}`] = b.attributes[name];
   for (const _child in b.node) return withAttributes ? Object.assign(withAttributes, b.node) : b.node;
   const text = b.text.trim();
   if (!withAttributes) return text;
@@ -173,7 +178,7 @@ export function* readCamt053(file: Buffer, batchSize: number): StatementReader {
     if (building.length) building[building.length - 1].text += t;
   };
   parser.on('opentag', (tag) => {
-    const name = tag.name.split(':').pop() ?? tag.name;
+    const name = localName(tag.name);
     path.push(name);
     if (building.length || (stmt && path.length === 4 && SUBTREES.has(name))) {
       building.push({ name, node: {}, attributes: tag.attributes as Record<string, string>, text: '' });
