@@ -14,3 +14,4 @@ export * from './error-catalogs';
 export * from './openapi-31';
 export * from './otlp-receiver';
 export * from './books-invariants';
+export * from './statement-samples';

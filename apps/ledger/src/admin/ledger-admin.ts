@@ -6,15 +6,8 @@ import { OperatorCommands, OperatorUsageError, resealAll } from '@bursar/service
 import { LEDGER_SEALED_COLUMNS } from './ledger-sealed-columns';
 import { verifyBooksLogs } from '../books-log/books-log-verifier';
 import { LogKeysService } from '../books-log/log-keys.service';
-import { BalancesRepository } from '../balances/balances.repository';
-import { BalancesService } from '../balances/balances.service';
-import { MODES, Mode, LedgerScope } from '../common/mode';
 import { LedgerSettings } from '../config/ledger.settings';
-import { EventsRepository } from '../events/events.repository';
-import { EventsService } from '../events/events.service';
-import { ExternalTransactionsRepository } from '../external-transactions/external-transactions.repository';
-import { ExternalTransactionsService } from '../external-transactions/external-transactions.service';
-import { ReconciliationMatchesRepository } from '../external-transactions/reconciliation-matches.repository';
+import { MODES, Mode, LedgerScope } from '../common/mode';
 import { Pagination } from '../common/pagination';
 import { LedgersRepository } from '../ledgers/ledgers.repository';
 import { LedgersService } from '../ledgers/ledgers.service';
@@ -26,13 +19,10 @@ import { presentOrganization } from '../organizations/organization.presenter';
 import { OrganizationsRepository } from '../organizations/organizations.repository';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { isPlan, PLANS } from '../organizations/plans';
-import { SourcesRepository } from '../sources/sources.repository';
-import { SourcesService } from '../sources/sources.service';
 import { STATEMENT_FORMATS, StatementFormat } from '../statements/parsers/statement';
 import { readStatementFile } from '../statements/statement-file';
 import { presentStatementImport } from '../statements/statement-import.record';
-import { StatementImportsRepository } from '../statements/statement-imports.repository';
-import { StatementsService } from '../statements/statements.service';
+import { createStatementsService } from '../statements/statements.factory';
 
 export const LEDGER_ADMIN = 'pnpm ledger:admin';
 
@@ -110,28 +100,6 @@ async function sourceScope(dataSource: DataSource, sourceId: string): Promise<Le
     : [];
   if (!row) throw new OperatorUsageError(`no source ${sourceId}`);
   return row;
-}
-
-/** The HTTP route's import service, wired by hand as the CLI runs without the Nest container. */
-function statementsService(dataSource: DataSource, pagination: Pagination, context: LedgerAdminContext): StatementsService {
-  const events = new EventsService(new EventsRepository(dataSource), pagination);
-  const externalTransactions = new ExternalTransactionsService(
-    new ExternalTransactionsRepository(dataSource),
-    new ReconciliationMatchesRepository(dataSource),
-    events,
-    pagination,
-    dataSource,
-  );
-  // Sources seal inbound credentials with the root keys; an import never opens them.
-  const settings = { rootKeys: context.keys ?? new RootKeys(generateSecretKey()), publicUrl: context.publicUrl ?? '' } as unknown as LedgerSettings;
-  return new StatementsService(
-    new StatementImportsRepository(dataSource),
-    new SourcesService(new SourcesRepository(dataSource), pagination, settings, dataSource),
-    externalTransactions,
-    new BalancesService(new BalancesRepository(dataSource)),
-    events,
-    dataSource,
-  );
 }
 
 /** Runs one operator command against a migrated database and returns what to print as JSON. */
@@ -218,7 +186,9 @@ export async function runLedgerAdmin(argv: string[], dataSource: DataSource, con
         throw new OperatorUsageError(`--format must be one of ${STATEMENT_FORMATS.join(', ')}`);
       }
       const scope = await sourceScope(dataSource, required(values, 'source'));
-      const statements = statementsService(dataSource, pagination, context);
+      // Sources seal inbound credentials with the root keys; an import never opens them.
+      const settings = { rootKeys: context.keys ?? new RootKeys(generateSecretKey()), publicUrl: context.publicUrl ?? '' };
+      const statements = createStatementsService(dataSource, settings, pagination);
       return presentStatementImport(await statements.import(scope, required(values, 'source'), await readStatementFile(createReadStream(file)), format as StatementFormat | undefined));
     }
     case 'verify-log': {

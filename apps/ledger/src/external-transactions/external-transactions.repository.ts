@@ -16,20 +16,35 @@ export interface ExternalTransactionFilter {
   to?: Date;
 }
 
-/** The column arrays `unnest` turns back into rows: one bind parameter per column, whatever the row count. */
-function columnsOf(rows: IngestRow[]) {
-  return [
-    rows.map((r) => r.externalId),
-    rows.map((r) => r.amount),
-    rows.map((r) => r.currency),
-    rows.map((r) => r.occurredAt.toISOString()),
-    rows.map((r) => r.accountId),
-    rows.map((r) => r.referenceRail),
-    rows.map((r) => r.referenceKind),
-    rows.map((r) => r.referenceValue),
-    rows.map((r) => (r.raw === null ? null : JSON.stringify(r.raw))),
-  ];
+/**
+ * One row as the JSON object INSERT_NEW reads. A batch travels as one JSON array parameter that
+ * `json_to_recordset` turns back into rows: serialized natively, where per-column array literals
+ * cost the client several times as much; bulk callers hold their rows in this compact form.
+ */
+export function ingestRowJson(r: IngestRow): string {
+  return JSON.stringify({
+    external_id: r.externalId,
+    amount: r.amount,
+    currency: r.currency,
+    occurred_at: r.occurredAt,
+    account_id: r.accountId,
+    reference_rail: r.referenceRail,
+    reference_kind: r.referenceKind,
+    reference_value: r.referenceValue,
+    raw: r.raw,
+  });
 }
+
+function jsonArray(rows: string[]): string {
+  return `[${rows.join(',')}]`;
+}
+
+/** Rows of a JSON array of `ingestRowJson` objects ($3) into the ledger ($1) and source ($2), skipping (source, external_id) pairs already held. */
+const INSERT_NEW = `INSERT INTO external_transactions AS e (ledger_id, source_id, external_id, amount, currency, occurred_at, account_id,
+    reference_rail, reference_kind, reference_value, raw)
+  SELECT $1, $2, t.* FROM json_to_recordset($3::json) AS t(external_id text, amount numeric, currency text, occurred_at timestamptz,
+    account_id text, reference_rail text, reference_kind text, reference_value text, raw jsonb)
+  ON CONFLICT (source_id, external_id) DO NOTHING`;
 
 @Injectable()
 export class ExternalTransactionsRepository {
@@ -48,22 +63,27 @@ export class ExternalTransactionsRepository {
     rows: IngestRow[],
   ): Promise<(ExternalTransactionRecord & { created: boolean })[]> {
     return manager.query(
-      `WITH input AS (
-         SELECT * FROM unnest($3::text[], $4::numeric[], $5::text[], $6::timestamptz[], $7::text[], $8::text[], $9::text[], $10::text[], $11::jsonb[])
-           AS t(external_id, amount, currency, occurred_at, account_id, reference_rail, reference_kind, reference_value, raw)
-       ), inserted AS (
-         INSERT INTO external_transactions AS e (ledger_id, source_id, external_id, amount, currency, occurred_at, account_id,
-           reference_rail, reference_kind, reference_value, raw)
-         SELECT $1, $2, external_id, amount, currency, occurred_at, account_id, reference_rail, reference_kind, reference_value, raw FROM input
-         ON CONFLICT (source_id, external_id) DO NOTHING
-         RETURNING ${EXTERNAL_TRANSACTION_COLUMNS}
-       )
+      `WITH inserted AS (${INSERT_NEW} RETURNING ${EXTERNAL_TRANSACTION_COLUMNS})
        SELECT *, true AS created FROM inserted
        UNION ALL
        SELECT ${EXTERNAL_TRANSACTION_COLUMNS}, false AS created FROM external_transactions e
-       WHERE e.ledger_id = $1 AND e.source_id = $2 AND e.external_id = ANY($3::text[])`,
-      [scope.ledgerId, sourceId, ...columnsOf(rows)],
+       WHERE e.ledger_id = $1 AND e.source_id = $2 AND e.external_id = ANY($4::text[])`,
+      [scope.ledgerId, sourceId, jsonArray(rows.map(ingestRowJson)), rows.map((r) => r.externalId)],
     );
+  }
+
+  /**
+   * Inserts the rows (`ingestRowJson` texts) whose (source, external_id) is new, in one statement,
+   * and answers how many it inserted; the rest (known rows, repeats within `rows`) are left as they
+   * were. For bulk callers that need no row back.
+   */
+  async insertNewCounting(manager: EntityManager, scope: LedgerScope, sourceId: string, rows: string[]): Promise<number> {
+    const [{ created }] = await manager.query(`WITH inserted AS (${INSERT_NEW} RETURNING 1) SELECT count(*)::int AS created FROM inserted`, [
+      scope.ledgerId,
+      sourceId,
+      jsonArray(rows),
+    ]);
+    return created;
   }
 
   findByExternalIds(manager: EntityManager, scope: LedgerScope, sourceId: string, externalIds: string[]): Promise<ExternalTransactionRecord[]> {

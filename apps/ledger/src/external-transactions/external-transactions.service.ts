@@ -11,7 +11,7 @@ import { PostingEntity } from '../postings/posting.entity';
 import { SourceRecord } from '../sources/source.record';
 import { ExternalTransactionErrors } from './external-transaction-errors';
 import { ExternalTransactionRecord, presentExternalTransaction, PresentedExternalTransaction } from './external-transaction.record';
-import { ExternalTransactionFilter, ExternalTransactionsRepository } from './external-transactions.repository';
+import { ExternalTransactionFilter, ExternalTransactionsRepository, ingestRowJson } from './external-transactions.repository';
 import { IngestItemError, IngestRow, isIngestError, parseIngestItem } from './ingest-item';
 import { matchEventPayload, ReconciliationMatchRecord } from './reconciliation-match.record';
 import { MatchCandidate, ReconciliationMatchesRepository } from './reconciliation-matches.repository';
@@ -35,6 +35,15 @@ export interface IngestOutcome {
   createdCount: number;
   replayedCount: number;
   errorCount: number;
+}
+
+/** An item checked for a bulk ingest: a compact row (`ingestRowJson`), or why it was refused. */
+export type PreparedRow = { row: string } | { error: IngestItemError; externalId: string | null };
+
+/** The external_id an item carried, for reporting it when the item is refused. */
+function sentExternalId(item: unknown): string | null {
+  const externalId = (item as { external_id?: unknown } | null)?.external_id;
+  return typeof externalId === 'string' ? externalId : null;
 }
 
 const NEWEST_FIRST: ListOrder = {
@@ -113,8 +122,7 @@ export class ExternalTransactionsService {
     const seen = new Set<string>();
     parsed.forEach((p, index) => {
       if (isIngestError(p)) {
-        const externalId = (items[index] as { external_id?: unknown } | null)?.external_id;
-        outcome.results.push({ externalId: typeof externalId === 'string' ? externalId : null, status: 'error', error: p });
+        outcome.results.push({ externalId: sentExternalId(items[index]), status: 'error', error: p });
         outcome.errorCount++;
         return;
       }
@@ -129,6 +137,25 @@ export class ExternalTransactionsService {
       else outcome.replayedCount++;
     });
     return outcome;
+  }
+
+  /**
+   * Checks one item as `ingest` does; a valid one comes back as a compact row for `ingestRows`, so
+   * bulk callers (statement imports) hold their thousands of rows as one string each, not as objects.
+   */
+  prepareRow(item: unknown, index: number): PreparedRow {
+    const parsed = parseIngestItem(item, index);
+    return isIngestError(parsed) ? { error: parsed, externalId: sentExternalId(item) } : { row: ingestRowJson(parsed) };
+  }
+
+  /**
+   * Lands prepared rows with the dedupe of `ingest` (a known or repeated external_id counts as
+   * replayed) in one set-based insert, without reading any row back. The caller bounds the row
+   * count and passes its transaction.
+   */
+  async ingestRows(scope: LedgerScope, source: SourceRecord, rows: string[], manager: EntityManager): Promise<{ createdCount: number; replayedCount: number }> {
+    const createdCount = rows.length ? await this.rows.insertNewCounting(manager, scope, source.id, rows) : 0;
+    return { createdCount, replayedCount: rows.length - createdCount };
   }
 
   /** 422 `invalid_request` (param `items`) unless there are 1 to MAX_INGEST_ITEMS items. */

@@ -12,6 +12,8 @@ export interface SourceRecord {
   defaultWindowSeconds: number;
   defaultToleranceMinorUnits: string;
   defaultAccountId: string | null;
+  /** Statement account reference -> ledger account id, for balance checks. */
+  accountMap: Record<string, string>;
   inboundEnabled: boolean;
   inboundTokenSealed: string | null;
   inboundSecretSealed: string | null;
@@ -23,7 +25,7 @@ export interface SourceRecord {
 
 export const SOURCE_COLUMNS = `id, ledger_id AS "ledgerId", name, kind, description, implicit, default_strategy AS "defaultStrategy",
   default_window_seconds AS "defaultWindowSeconds", default_tolerance_minor_units::text AS "defaultToleranceMinorUnits",
-  default_account_id AS "defaultAccountId", inbound_enabled AS "inboundEnabled", inbound_token_sealed AS "inboundTokenSealed",
+  default_account_id AS "defaultAccountId", account_map AS "accountMap", inbound_enabled AS "inboundEnabled", inbound_token_sealed AS "inboundTokenSealed",
   inbound_secret_sealed AS "inboundSecretSealed", csv_mapping AS "csvMapping", metadata, created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /**
@@ -42,6 +44,7 @@ export function presentSource(source: SourceRecord, inboundUrl: string | null) {
     default_window_seconds: source.defaultWindowSeconds,
     default_tolerance_minor_units: source.defaultToleranceMinorUnits,
     default_account_id: source.defaultAccountId,
+    account_map: source.accountMap,
     inbound_enabled: source.inboundEnabled,
     inbound_url: source.inboundEnabled ? inboundUrl : null,
     sync_enabled: false,

@@ -22,6 +22,7 @@ function settingsOf(body: UpdateSourceDto & { kind?: string }): SourceSettings {
     defaultWindowSeconds: body.default_window_seconds,
     defaultToleranceMinorUnits: body.default_tolerance_minor_units == null ? undefined : String(body.default_tolerance_minor_units),
     defaultAccountId: body.default_account_id,
+    accountMap: body.account_map === undefined ? undefined : (body.account_map ?? {}),
     csvMapping: body.csv_mapping,
     metadata: body.metadata,
   };
@@ -66,7 +67,7 @@ export class SourcesController {
   @RequireScope('ledger:write')
   @Idempotent()
   @ApiOperation({
-    summary: 'Change description, metadata (replaced whole) or the default_* matching settings; honours If-Match and If-Unmodified-Since',
+    summary: 'Change description, metadata or account_map (each replaced whole), csv_mapping or the default_* matching settings; honours If-Match and If-Unmodified-Since',
   })
   @ApiEnveloped(SourceResponse)
   async update(

@@ -14,6 +14,7 @@ export interface SourceSettings {
   defaultWindowSeconds?: number;
   defaultToleranceMinorUnits?: string;
   defaultAccountId?: string | null;
+  accountMap?: Record<string, string>;
   csvMapping?: CsvMapping | null;
   metadata?: Record<string, unknown>;
 }
@@ -30,8 +31,9 @@ export class SourcesRepository {
   async createOrPromote(scope: LedgerScope, name: string, s: SourceSettings): Promise<{ source: SourceRecord; created: boolean } | null> {
     const [row] = await this.dataSource.query(
       `INSERT INTO reconciliation_sources AS s (ledger_id, name, kind, description, default_strategy, default_window_seconds,
-         default_tolerance_minor_units, default_account_id, metadata, csv_mapping)
-       VALUES ($1, $2, COALESCE($3, 'custom'), $4, COALESCE($5, 'exact'), COALESCE($6, 86400), COALESCE($7::numeric, 0), $8, COALESCE($9::jsonb, '{}'), $10::jsonb)
+         default_tolerance_minor_units, default_account_id, metadata, csv_mapping, account_map)
+       VALUES ($1, $2, COALESCE($3, 'custom'), $4, COALESCE($5, 'exact'), COALESCE($6, 86400), COALESCE($7::numeric, 0), $8, COALESCE($9::jsonb, '{}'), $10::jsonb,
+         COALESCE($11::jsonb, '{}'))
        ON CONFLICT (ledger_id, name) DO UPDATE SET
          implicit = false,
          kind = COALESCE($3, s.kind),
@@ -42,13 +44,14 @@ export class SourcesRepository {
          default_account_id = COALESCE($8, s.default_account_id),
          metadata = COALESCE($9::jsonb, s.metadata),
          csv_mapping = COALESCE($10::jsonb, s.csv_mapping),
+         account_map = COALESCE($11::jsonb, s.account_map),
          updated_at = clock_timestamp()
        WHERE s.implicit
        RETURNING ${SOURCE_COLUMNS}, (xmax = 0) AS created`,
       [
         scope.ledgerId, name, s.kind ?? null, s.description ?? null, s.defaultStrategy ?? null, s.defaultWindowSeconds ?? null,
         s.defaultToleranceMinorUnits ?? null, s.defaultAccountId ?? null, s.metadata === undefined ? null : JSON.stringify(s.metadata),
-        s.csvMapping ? JSON.stringify(s.csvMapping) : null,
+        s.csvMapping ? JSON.stringify(s.csvMapping) : null, s.accountMap === undefined ? null : JSON.stringify(s.accountMap),
       ],
     );
     if (!row) return null;
@@ -100,7 +103,7 @@ export class SourcesRepository {
       .then(([row]) => row.n);
   }
 
-  /** Applies the given fields only (`description` and `default_account_id` may be set to null). */
+  /** Applies the given fields only (`description`, `default_account_id` and `csv_mapping` may be set to null). */
   async update(manager: EntityManager, scope: LedgerScope, id: string, s: SourceSettings): Promise<SourceRecord | null> {
     const [rows] = await manager.query(
       `UPDATE reconciliation_sources SET
@@ -111,12 +114,14 @@ export class SourcesRepository {
          default_account_id = CASE WHEN $8 THEN $9 ELSE default_account_id END,
          metadata = COALESCE($10::jsonb, metadata),
          csv_mapping = CASE WHEN $11 THEN $12::jsonb ELSE csv_mapping END,
+         account_map = COALESCE($13::jsonb, account_map),
          updated_at = clock_timestamp()
        WHERE ledger_id = $1 AND id = $2 RETURNING ${SOURCE_COLUMNS}`,
       [
         scope.ledgerId, id, s.description !== undefined, s.description ?? null, s.defaultStrategy ?? null, s.defaultWindowSeconds ?? null,
         s.defaultToleranceMinorUnits ?? null, s.defaultAccountId !== undefined, s.defaultAccountId ?? null,
         s.metadata === undefined ? null : JSON.stringify(s.metadata), s.csvMapping !== undefined, s.csvMapping ? JSON.stringify(s.csvMapping) : null,
+        s.accountMap === undefined ? null : JSON.stringify(s.accountMap),
       ],
     );
     return rows[0] ?? null;

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
 import { DataSource, EntityManager } from 'typeorm';
@@ -35,7 +35,7 @@ export class SourcesService {
   constructor(
     private readonly sources: SourcesRepository,
     private readonly pagination: Pagination,
-    private readonly settings: LedgerSettings,
+    @Inject(LedgerSettings) private readonly settings: Pick<LedgerSettings, 'rootKeys' | 'publicUrl'>,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {
     this.box = settings.rootKeys.sealedRows();

@@ -15,8 +15,11 @@ export type StatementRequest = RawBodyRequest<Request> & { statementFile?: Buffe
 export class StatementBodyMiddleware implements NestMiddleware {
   async use(req: StatementRequest, _res: Response, next: NextFunction) {
     try {
+      const length = req.headers['content-length'];
       // A JSON or form content type was already read by the global parsers, which keep the bytes.
-      const file = await readStatementFile(req.rawBody ? Readable.from([req.rawBody]) : req);
+      const file = req.rawBody
+        ? await readStatementFile(Readable.from([req.rawBody]), req.rawBody.length)
+        : await readStatementFile(req, length !== undefined && /^\d+$/.test(length) ? Number(length) : null);
       req.statementFile = file;
       req.body = { sha256: createHash('sha256').update(file).digest('hex') };
       next();

@@ -1,7 +1,4 @@
-import type { ParsedStatement, StatementFormat } from './parsers/statement';
-
-/** A statement of an import as it answers: its figures, and how many entries it held. */
-export type StatementSummary = Omit<ParsedStatement, 'entries'> & { entry_count: number };
+import type { StatementFormat, StatementSummary } from './parsers/statement';
 
 export interface StatementImportError {
   code: string;
@@ -51,3 +48,5 @@ export function presentStatementImport(r: StatementImportRecord) {
     created_at: r.createdAt.toISOString(),
   };
 }
+
+export type PresentedStatementImport = ReturnType<typeof presentStatementImport>;

@@ -1,12 +1,10 @@
-import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { LedgerScope } from '../common/mode';
+import { Position } from '../common/pagination';
 import { STATEMENT_IMPORT_COLUMNS, StatementImportRecord } from './statement-import.record';
 
-@Injectable()
 export class StatementImportsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: DataSource) {}
 
   async insert(manager: EntityManager, scope: LedgerScope, r: Omit<StatementImportRecord, 'id' | 'createdAt'>): Promise<StatementImportRecord> {
     const [row] = await manager.query(
@@ -22,11 +20,18 @@ export class StatementImportsRepository {
     return row ?? null;
   }
 
-  /** Newest first, at most `limit`. */
-  async listBySource(scope: LedgerScope, sourceId: string, limit: number): Promise<StatementImportRecord[]> {
+  /** Newest first, `limit` imports after `after`. */
+  listBySource(scope: LedgerScope, sourceId: string, after: Position | undefined, limit: number): Promise<(StatementImportRecord & { sortKey: string })[]> {
     return this.dataSource.query(
-      `SELECT ${STATEMENT_IMPORT_COLUMNS} FROM statement_imports WHERE ledger_id = $1 AND source_id = $2 ORDER BY created_at DESC, id DESC LIMIT $3`,
-      [scope.ledgerId, sourceId, limit],
+      `SELECT ${STATEMENT_IMPORT_COLUMNS}, created_at::text AS "sortKey" FROM statement_imports
+       WHERE ledger_id = $1 AND source_id = $2 AND ($3::timestamptz IS NULL OR (created_at, id) < ($3::timestamptz, $4::uuid))
+       ORDER BY created_at DESC, id DESC LIMIT $5`,
+      [scope.ledgerId, sourceId, after?.key ?? null, after?.id ?? null, limit],
     );
+  }
+
+  async countBySource(scope: LedgerScope, sourceId: string): Promise<number> {
+    const [row] = await this.dataSource.query(`SELECT count(*)::int AS n FROM statement_imports WHERE ledger_id = $1 AND source_id = $2`, [scope.ledgerId, sourceId]);
+    return row.n;
   }
 }

@@ -2,9 +2,9 @@ import { Get, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation } from '@nestjs/swagger';
 import { RequireScope } from '../auth/require-scope.decorator';
 import { ApiEnveloped } from '../common/api-envelope.decorator';
-import { ListPage } from '../common/envelope.interceptor';
 import { LedgerApiController } from '../common/ledger-api-controller.decorator';
 import { LedgerScope } from '../common/mode';
+import { PageQuery } from '../common/pagination';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { CurrentLedger } from '../ledgers/current-ledger.decorator';
 import { ImportStatementQuery, StatementImportResponse } from './dto/statement.dto';
@@ -34,10 +34,10 @@ export class SourceStatementsController {
 
   @Get(':id/statements')
   @RequireScope('ledger:read')
-  @ApiOperation({ summary: "The source's statement imports, newest first (the latest 100)" })
+  @ApiOperation({ summary: "The source's statement imports, newest first" })
   @ApiEnveloped(StatementImportResponse, { list: true })
-  async list(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string) {
-    return new ListPage((await this.statements.listForSource(ledger, id)).map(presentStatementImport));
+  list(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Query() query: PageQuery) {
+    return this.statements.listForSource(ledger, id, query);
   }
 }
 

@@ -1,38 +1,52 @@
-import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
 import { DataSource } from 'typeorm';
 import { ApiError } from '@bursar/errors';
 import { BalancesService } from '../balances/balances.service';
 import { LedgerErrors } from '../common/ledger-errors';
+import { ListPage } from '../common/envelope.interceptor';
 import { LedgerScope } from '../common/mode';
-import { ExternalTransactionsService, MAX_INGEST_ITEMS } from '../external-transactions/external-transactions.service';
+import { ListOrder, PageRequest, Pagination } from '../common/pagination';
+import { ExternalTransactionsService } from '../external-transactions/external-transactions.service';
 import { EventsService } from '../events/events.service';
 import { SourceRecord } from '../sources/source.record';
 import { SourcesService } from '../sources/sources.service';
-import { detectFormat, parseStatement } from './parsers/detect';
-import { ParsedStatement, StatementFormat } from './parsers/statement';
-import { BalanceCheck, StatementImportError, StatementImportRecord } from './statement-import.record';
+import { DETECT_BYTES, detectFormat, readStatement } from './parsers/detect';
+import { EntryBatch, StatementEntry, StatementFormat, StatementSummary } from './parsers/statement';
+import { BalanceCheck, presentStatementImport, PresentedStatementImport, StatementImportError, StatementImportRecord } from './statement-import.record';
 import { StatementImportsRepository } from './statement-imports.repository';
 
-/** Most imports GET /sources/{id}/statements lists. */
-export const STATEMENT_LIST_LIMIT = 100;
+const NEWEST_FIRST: ListOrder = {
+  list: 'statement_imports',
+  sortColumn: 'created_at',
+  sortType: 'timestamptz',
+  idColumn: 'id',
+  idType: 'uuid',
+  direction: 'DESC',
+};
+
+/** Rows per write: one set-based insert each. */
+const STATEMENT_BATCH_ENTRIES = 5000;
+
+/**
+ * Entries the reader hands over at a time. Each is checked and turned into a compact row at once,
+ * so few parsed objects live long enough to reach the old generation (whose garbage is what grows
+ * a process's heap during a large import).
+ */
+const READ_BATCH_ENTRIES = 200;
 
 /** A statement entry as an ingest item, so it passes the same checks and dedupe as a JSON push. */
-function ingestItems(statements: ParsedStatement[]): unknown[] {
-  return statements.flatMap((s) =>
-    s.entries.map((e) => ({
-      external_id: e.external_id,
-      amount: e.amount,
-      currency: e.currency,
-      occurred_at: e.booking_date,
-      ...(e.reference && { reference_rail: e.reference.rail, reference_kind: e.reference.kind, reference_value: e.reference.value }),
-      raw: { ...e.raw, value_date: e.value_date, account_reference: s.account_reference },
-    })),
-  );
+function ingestItem(e: StatementEntry, accountReference: string): unknown {
+  return {
+    external_id: e.external_id,
+    amount: e.amount,
+    currency: e.currency,
+    occurred_at: e.booking_date,
+    ...(e.reference && { reference_rail: e.reference.rail, reference_kind: e.reference.kind, reference_value: e.reference.value }),
+    raw: { ...e.raw, value_date: e.value_date, account_reference: accountReference },
+  };
 }
 
-@Injectable()
+/** Built by createStatementsService (statements.factory.ts), for the Nest module and the operator CLI alike. */
 export class StatementsService {
   constructor(
     private readonly imports: StatementImportsRepository,
@@ -40,39 +54,61 @@ export class StatementsService {
     private readonly externalTransactions: ExternalTransactionsService,
     private readonly balances: BalancesService,
     private readonly events: EventsService,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly pagination: Pagination,
+    private readonly dataSource: DataSource,
   ) {}
 
   /**
-   * Parses one statement file (refusing it whole, before anything is written, when malformed) and
-   * ingests its entries through the external transactions' ingest, in batches of MAX_INGEST_ITEMS
-   * inside one transaction with the import row.
+   * Reads one statement file entry batch by entry batch, checks each entry as ingest does into a
+   * compact row, and lands the rows STATEMENT_BATCH_ENTRIES at a time through the external
+   * transactions' set-based ingest, inside one transaction with the import row: a file found
+   * malformed part way rolls back whole, so it stores nothing. While one batch is written the next
+   * is parsed, and no more than those two batches are held.
    */
   async import(scope: LedgerScope, sourceId: string, file: Buffer, format: StatementFormat | undefined): Promise<StatementImportRecord> {
     const source = await this.sources.get(scope, sourceId);
-    const text = file.toString('utf8');
-    const chosen = format ?? detectFormat(text);
-    const statements = parseStatement(text, chosen, source.csvMapping);
-    const items = ingestItems(statements);
-    const balanceChecks = await this.balanceChecks(scope, source, statements);
+    const chosen = format ?? detectFormat(file.subarray(0, DETECT_BYTES).toString('utf8'));
+    const reader = readStatement(file, chosen, source.csvMapping, READ_BATCH_ENTRIES);
     return this.dataSource.transaction(async (manager) => {
-      let createdCount = 0, replayedCount = 0;
+      let createdCount = 0, replayedCount = 0, index = 0;
       const errors: StatementImportError[] = [];
-      for (let start = 0; start < items.length; start += MAX_INGEST_ITEMS) {
-        const outcome = await this.externalTransactions.ingest(scope, source, items.slice(start, start + MAX_INGEST_ITEMS), manager);
+      let rows: string[] = [];
+      let writing: Promise<void> = Promise.resolve();
+      const write = async (batch: string[]) => {
+        const outcome = await this.externalTransactions.ingestRows(scope, source, batch, manager);
         createdCount += outcome.createdCount;
         replayedCount += outcome.replayedCount;
-        for (const r of outcome.results) {
-          if (!r.error) continue;
-          // Ingest numbers items within its batch; the import numbers entries across the file.
-          const param = r.error.param.replace(/^items\[(\d+)\]/, (_m, i: string) => `entries[${start + Number(i)}]`);
-          errors.push({ ...r.error, param, external_id: r.externalId });
+      };
+      const send = async () => {
+        await writing;
+        writing = write(rows);
+        rows = [];
+      };
+      let next: IteratorResult<EntryBatch, StatementSummary[]>;
+      try {
+        for (next = reader.next(); !next.done; next = reader.next()) {
+          for (const entry of next.value.entries) {
+            const prepared = this.externalTransactions.prepareRow(ingestItem(entry, next.value.account_reference), index);
+            // Items are numbered across the file, as entries.
+            if ('error' in prepared) errors.push({ ...prepared.error, param: prepared.error.param.replace(/^items\[/, 'entries['), external_id: prepared.externalId });
+            else rows.push(prepared.row);
+            index++;
+          }
+          // The next rows are parsed while this batch is written.
+          if (rows.length >= STATEMENT_BATCH_ENTRIES) await send();
         }
+        if (rows.length) await send();
+      } finally {
+        // A refusal while a batch is in flight: let it settle before the transaction rolls back.
+        await writing.catch(() => undefined);
       }
+      await writing;
+      const statements = next.value;
+      const balanceChecks = await this.balanceChecks(scope, source, statements);
       const record = await this.imports.insert(manager, scope, {
         sourceId: source.id,
         format: chosen,
-        statements: statements.map(({ entries, ...s }) => ({ ...s, entry_count: entries.length })),
+        statements,
         createdCount,
         replayedCount,
         errorCount: errors.length,
@@ -88,22 +124,21 @@ export class StatementsService {
 
   /**
    * Each statement's closing balance against the posted balance, at the end of the statement's last
-   * day, of the account the source names (default_account_id); statements without a closing balance
-   * or end date, or in another currency than the account, are not checked.
+   * day, of the account the source names for it: its account reference's entry in account_map, else
+   * default_account_id. Statements without a closing balance, end date or account, in another
+   * currency than the account, or naming an account the ledger lacks, are not checked.
    */
-  private async balanceChecks(scope: LedgerScope, source: SourceRecord, statements: ParsedStatement[]): Promise<BalanceCheck[]> {
-    const accountId = source.defaultAccountId;
-    if (accountId === null) return [];
+  private async balanceChecks(scope: LedgerScope, source: SourceRecord, statements: StatementSummary[]): Promise<BalanceCheck[]> {
     const checks: BalanceCheck[] = [];
     for (const s of statements) {
-      if (s.closing_balance === null || s.to === null) continue;
+      const accountId = source.accountMap[s.account_reference] ?? source.defaultAccountId;
+      if (accountId === null || s.closing_balance === null || s.to === null) continue;
       const endOfDay = new Date(Date.parse(`${s.to}T00:00:00Z`) + 86_400_000 - 1);
       let balance: { currency: string; posted: string };
       try {
         balance = await this.balances.balance(scope, accountId, endOfDay);
       } catch (error) {
-        // An account the source names but the ledger lacks has no balance to compare.
-        if (error instanceof ApiError && error.code === 'not_found') return [];
+        if (error instanceof ApiError && error.code === 'not_found') continue;
         throw error;
       }
       if (balance.currency !== s.currency) continue;
@@ -124,8 +159,12 @@ export class StatementsService {
     return row;
   }
 
-  async listForSource(scope: LedgerScope, sourceId: string): Promise<StatementImportRecord[]> {
+  /** The source's imports, newest first, a page at a time. */
+  async listForSource(scope: LedgerScope, sourceId: string, page: PageRequest): Promise<ListPage<PresentedStatementImport>> {
     const source = await this.sources.get(scope, sourceId);
-    return this.imports.listBySource(scope, source.id, STATEMENT_LIST_LIMIT);
+    const after = page.cursor === undefined ? undefined : this.pagination.decode(NEWEST_FIRST, scope, page.cursor);
+    const rows = await this.imports.listBySource(scope, source.id, after, page.limit + 1);
+    const total = page.include_total === 'true' ? await this.imports.countBySource(scope, source.id) : undefined;
+    return this.pagination.pageOf(rows, NEWEST_FIRST, scope, page, presentStatementImport, total);
   }
 }

@@ -28,6 +28,7 @@ describe('Sources (reference s.12)', () => {
       default_window_seconds: 86400,
       default_tolerance_minor_units: '0',
       default_account_id: null,
+      account_map: {},
       csv_mapping: null,
       inbound_enabled: false,
       inbound_url: null,

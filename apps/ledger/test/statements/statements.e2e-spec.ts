@@ -6,32 +6,11 @@ import { gzipSync } from 'node:zlib';
 import { OperatorUsageError } from '@bursar/service-kit';
 import { runLedgerAdmin } from '../../src/admin/ledger-admin';
 import { DataSource } from 'typeorm';
+import { STATEMENT_SAMPLES, STATEMENT_SAMPLE_CSV_MAPPING } from '@bursar/testing';
 import { BooksApi, Json, startBooksApp } from '../books-api';
 import { LedgerTestApp } from '../ledger-test-app';
 
-const CAMT = `<?xml version="1.0" encoding="UTF-8"?>
-<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt><GrpHdr><MsgId>M1</MsgId><CreDtTm>2026-11-04T06:00:00Z</CreDtTm></GrpHdr>
-<Stmt><Id>S1</Id><Acct><Id><Othr><Id>CHK-1</Id></Othr></Id><Ccy>USD</Ccy></Acct>
-<Bal><Tp><CdOrPrtry><Cd>OPBD</Cd></CdOrPrtry></Tp><Amt Ccy="USD">0.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-11-01</Dt></Dt></Bal>
-<Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="USD">205.40</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-11-03</Dt></Dt></Bal>
-<Ntry><Amt Ccy="USD">250.40</Amt><CdtDbtInd>CRDT</CdtDbtInd><BookgDt><Dt>2026-11-02</Dt></BookgDt><ValDt><Dt>2026-11-02</Dt></ValDt><AcctSvcrRef>CAMT-1</AcctSvcrRef>
-<NtryDtls><TxDtls><Refs><EndToEndId>E2E-1</EndToEndId></Refs><RltdPties><Dbtr><Pty><Nm>Zoë Müller</Nm></Pty></Dbtr></RltdPties><RmtInf><Ustrd>Grüße</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>
-<Ntry><Amt Ccy="USD">45.00</Amt><CdtDbtInd>DBIT</CdtDbtInd><BookgDt><Dt>2026-11-03</Dt></BookgDt><AcctSvcrRef>CAMT-2</AcctSvcrRef></Ntry>
-</Stmt></BkToCstmrStmt></Document>`;
-
-const MT940 = [':20:S1', ':25:CHK-1', ':28C:1/1', ':60F:C261101USD0,', ':61:2611021102C10,00NTRFNONREF//MT-1', ':86:Zahlung Köln', ':62F:C261102USD10,00', '-'].join('\r\n');
-
-const BAI2 = ['01,B,C,261102,0600,1,,,2/', '02,C,B,1,261102,2400,USD,2/', '03,CHK-1,USD,010,0,,,015,1100,,/', '16,175,1100,Z,BAI-1,,Deposit/', '49,2200,3/', '98,2200,1,5/', '99,2200,1,7/'].join('\n');
-
-const OFX = `OFXHEADER:100
-DATA:OFXSGML
-VERSION:102
-
-<OFX><BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STMTRS><CURDEF>USD<BANKACCTFROM><BANKID>1<ACCTID>CHK-1<ACCTTYPE>CHECKING</BANKACCTFROM>
-<BANKTRANLIST><DTSTART>20261101<DTEND>20261102<STMTTRN><TRNTYPE>CREDIT<DTPOSTED>20261102<TRNAMT>12.00<FITID>OFX-1<NAME>Acme</STMTTRN></BANKTRANLIST>
-<LEDGERBAL><BALAMT>12.00<DTASOF>20261102</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>`;
-
-const CSV = 'Date;Amount;Ref;Text\n02.11.2026;13,00;CSV-1;Überweisung\n';
+const { camt053: CAMT, mt940: MT940, bai2: BAI2, ofx: OFX, csv: CSV } = STATEMENT_SAMPLES;
 
 describe('Statement imports', () => {
   let t: LedgerTestApp;
@@ -98,7 +77,7 @@ describe('Statement imports', () => {
     const refused = await upload(api, source.id, CSV).expect(422);
     expect(refused.body.error).toMatchObject({ code: 'invalid_statement' });
     expect(refused.body.error.hint).toMatch(/Date;Amount;Ref;Text|Date, Amount/);
-    const mapping = { delimiter: ';', date_column: 'Date', date_format: 'dd.MM.yyyy', amount_column: 'Amount', currency: 'USD', reference_column: 'Ref', description_column: 'Text', decimal_separator: ',' };
+    const mapping = STATEMENT_SAMPLE_CSV_MAPPING;
     await api.patch(`/sources/${source.id}`, { csv_mapping: { ...mapping, date_format: 'nonsense' } }).expect(422);
     expect((await api.patch(`/sources/${source.id}`, { csv_mapping: mapping }).expect(200)).body.data.csv_mapping).toEqual(mapping);
     expect((await upload(api, source.id, CSV, '?format=csv').expect(201)).body.data).toMatchObject({ format: 'csv', created_count: 1 });
@@ -132,6 +111,41 @@ describe('Statement imports', () => {
     expect(n).toBe(0);
   });
 
+  /** A camt.053 of `count` entries: several write batches, and more than one slice of the parser. */
+  function largeCamt(count: number, entry: (i: number) => string = (i) => ntry(i, '1.00', 'CRDT')): string {
+    const entries = Array.from({ length: count }, (_, i) => entry(i)).join('\n');
+    return CAMT.replace(/<Ntry>[\s\S]*<\/Ntry>/, entries);
+  }
+
+  function ntry(i: number, amount: string, indicator: string): string {
+    return `<Ntry><Amt Ccy="USD">${amount}</Amt><CdtDbtInd>${indicator}</CdtDbtInd><BookgDt><Dt>2026-11-02</Dt></BookgDt><AcctSvcrRef>BIG-${i}</AcctSvcrRef><NtryDtls><TxDtls><RmtInf><Ustrd>Überweisung ${i}</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>`;
+  }
+
+  it('lands a file of many batches, numbering refused entries across the file; a fault near its end stores nothing', async () => {
+    const { api, source } = await books();
+    const file = largeCamt(12_000, (i) => ntry(i, i === 10_001 ? '0.00' : '1.00', 'CRDT'));
+    expect(Buffer.byteLength(file)).toBeGreaterThan(2 * 1024 * 1024);
+    const res = await upload(api, source.id, file).expect(201);
+    expect(res.body.data).toMatchObject({
+      created_count: 11_999, replayed_count: 0, error_count: 1,
+      errors: [{ param: 'entries[10001].amount', external_id: 'BIG-10001' }],
+      statements: [{ entry_count: 12_000 }],
+    });
+    const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM external_transactions WHERE source_id = $1`, [source.id]);
+    expect(n).toBe(11_999);
+
+    // Batches before the fault were written when it was found: the whole import rolls back.
+    const other = (await api.post('/sources', { name: `bank-${randomUUID()}` }).expect(201)).body.data;
+    const refused = await upload(api, other.id, largeCamt(12_000, (i) => ntry(i, '1.00', i === 11_990 ? 'XX' : 'CRDT'))).expect(422);
+    expect(refused.body.error).toMatchObject({ code: 'invalid_statement' });
+    expect(refused.body.error.message).toMatch(/Ntry\[11990\]: CdtDbtInd must be CRDT or DBIT/);
+    const [{ rows, imports }] = await db.query(
+      `SELECT (SELECT count(*)::int FROM external_transactions WHERE source_id = $1) AS rows, (SELECT count(*)::int FROM statement_imports WHERE source_id = $1) AS imports`,
+      [other.id],
+    );
+    expect({ rows, imports }).toEqual({ rows: 0, imports: 0 });
+  });
+
   it('reports entries ingest refuses as item errors while the others land', async () => {
     const { api, source } = await books();
     const res = await upload(api, source.id, CAMT.replace('<Amt Ccy="USD">45.00</Amt>', '<Amt Ccy="USD">0.00</Amt>')).expect(201);
@@ -153,6 +167,50 @@ describe('Statement imports', () => {
     expect(off.balance_checks).toEqual([{ account_reference: 'CHK-1', account_id: 'bank', statement_closing: '20500', ledger_balance: '20540', difference: '-40' }]);
     const [event] = await api.events('reconciliation.balance_mismatch');
     expect(event).toMatchObject({ type: 'reconciliation.balance_mismatch', data: { statement_import_id: off.id, source_id: source.id, difference: '-40', account_id: 'bank' } });
+  });
+
+  it('checks each statement against the account its reference maps to in account_map, else default_account_id', async () => {
+    const { api, source } = await books();
+    await api.account('savings', 'asset');
+    await api.transfer('sales', 'savings', '700', 'USD', { value_date: '2026-11-02T00:00:00Z' }).expect(201);
+    const savingsStatement = (/<Stmt>[\s\S]*<\/Stmt>/.exec(CAMT)?.[0] ?? '').replaceAll('CHK-1', 'SAV-1').replaceAll('CAMT-', 'SAV-').replace('205.40', '7.00');
+    const twoAccounts = CAMT.replace('</Stmt>', `</Stmt>${savingsStatement}`);
+
+    for (const bad of [['savings'], { 'SAV-1': 7 }, { 'SAV-1': '' }, 'savings']) {
+      expect((await api.patch(`/sources/${source.id}`, { account_map: bad }).expect(422)).body.error).toMatchObject({ code: 'invalid_request' });
+    }
+    const patched = await api.patch(`/sources/${source.id}`, { account_map: { 'SAV-1': 'savings', 'GONE-1': 'no-such-account' } }).expect(200);
+    expect(patched.body.data).toMatchObject({ default_account_id: 'bank', account_map: { 'SAV-1': 'savings', 'GONE-1': 'no-such-account' } });
+    expect((await api.get(`/sources/${source.id}`).expect(200)).body.data.account_map).toEqual({ 'SAV-1': 'savings', 'GONE-1': 'no-such-account' });
+
+    const imported = (await upload(api, source.id, twoAccounts).expect(201)).body.data;
+    expect(imported.statements.map((s: Json) => s.account_reference)).toEqual(['CHK-1', 'SAV-1']);
+    expect(imported.balance_checks).toEqual([
+      { account_reference: 'CHK-1', account_id: 'bank', statement_closing: '20540', ledger_balance: '0', difference: '20540' },
+      { account_reference: 'SAV-1', account_id: 'savings', statement_closing: '700', ledger_balance: '700', difference: '0' },
+    ]);
+    // A reference mapped to an account the ledger lacks is not checked (and not answered with an error).
+    const gone = (await upload(api, source.id, CAMT.replaceAll('CHK-1', 'GONE-1').replaceAll('CAMT-', 'GONE-')).expect(201)).body.data;
+    expect(gone).toMatchObject({ created_count: 2, balance_checks: [] });
+
+    expect((await api.patch(`/sources/${source.id}`, { account_map: null }).expect(200)).body.data.account_map).toEqual({});
+    const unmapped = (await upload(api, source.id, twoAccounts).expect(201)).body.data;
+    expect(unmapped.balance_checks.map((c: Json) => [c.account_reference, c.account_id])).toEqual([['CHK-1', 'bank'], ['SAV-1', 'bank']]);
+  });
+
+  it('lists a source\'s imports newest first, a page at a time', async () => {
+    const { api, source } = await books();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.unshift((await upload(api, source.id, MT940).expect(201)).body.data.id);
+    const first = (await api.get(`/sources/${source.id}/statements?limit=2&include_total=true`).expect(200)).body;
+    expect(first).toMatchObject({ has_more: true, total: 3 });
+    expect(first.data.map((i: Json) => i.id)).toEqual(ids.slice(0, 2));
+    const second = (await api.get(`/sources/${source.id}/statements?limit=2&cursor=${encodeURIComponent(first.next_cursor)}`).expect(200)).body;
+    expect(second).toMatchObject({ has_more: false, next_cursor: null });
+    expect(second.data.map((i: Json) => i.id)).toEqual(ids.slice(2));
+    expect((await api.get(`/sources/${source.id}/statements?cursor=nonsense`).expect(422)).body.error).toMatchObject({ code: 'invalid_request', param: 'cursor' });
+    await api.get(`/sources/${source.id}/statements?limit=0`).expect(422);
+    await api.get(`/sources/${randomUUID()}/statements`).expect(404);
   });
 
   it('lets a source run match imported rows to postings', async () => {

@@ -19,6 +19,7 @@ import { OutboxTraceContext1763960024000 } from './1763960024000-outbox-trace-co
 import { WriteBatchTraceContext1763960025000 } from './1763960025000-write-batch-trace-context';
 import { BooksEngine1763960030000 } from './1763960030000-books-engine';
 import { StatementImports1763960040000 } from './1763960040000-statement-imports';
+import { SourceAccountMap1763960045000 } from './1763960045000-source-account-map';
 import { BooksLog1763960050000 } from './1763960050000-books-log';
 
 /** Every ledger migration, in order. TypeORM records applied ones in `schema_migrations`. */
@@ -44,5 +45,6 @@ export const ledgerMigrations = [
   WriteBatchTraceContext1763960025000,
   BooksEngine1763960030000,
   StatementImports1763960040000,
+  SourceAccountMap1763960045000,
   BooksLog1763960050000,
 ];

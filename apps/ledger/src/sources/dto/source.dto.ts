@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateBy } from 'class-validator';
 import { NestedDto } from '@bursar/service-kit';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
 import { CsvMappingDto } from '../../statements/dto/csv-mapping.dto';
@@ -12,6 +12,17 @@ export const MATCH_STRATEGIES = ['exact', 'sum_in_window'] as const;
  * label is taken; every kind is fed through the one generic signed-push adapter for now.
  */
 export const SOURCE_KIND_PATTERN = /^[a-z][a-z0-9_.-]{0,63}$/;
+
+/** Most account references one source maps. */
+export const MAX_ACCOUNT_MAP_ENTRIES = 1000;
+
+/** A plain object of up to MAX_ACCOUNT_MAP_ENTRIES references (1-255 characters) to account ids (1-255 characters). */
+function isAccountMap(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const entries = Object.entries(value);
+  const text = (v: unknown) => typeof v === 'string' && v.length >= 1 && v.length <= 255;
+  return entries.length <= MAX_ACCOUNT_MAP_ENTRIES && entries.every(([reference, accountId]) => text(reference) && text(accountId));
+}
 
 /** The settings PATCH may change; create takes them too. */
 export class UpdateSourceDto {
@@ -44,6 +55,26 @@ export class UpdateSourceDto {
   @IsString()
   @Length(1, 255)
   default_account_id?: string | null;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string', minLength: 1, maxLength: 255 },
+    maxProperties: MAX_ACCOUNT_MAP_ENTRIES,
+    nullable: true,
+    example: { DE89370400440532013000: 'bank-eur' },
+    description:
+      "Ledger account per statement account reference (IBAN or account number as the file names it), replaced whole; null clears it. " +
+      "A statement's balance check uses its reference's account, else default_account_id",
+  })
+  @IsOptional()
+  @ValidateBy({
+    name: 'isAccountMap',
+    validator: {
+      validate: isAccountMap,
+      defaultMessage: () => `account_map must be an object of up to ${MAX_ACCOUNT_MAP_ENTRIES} account references to account ids (strings of 1 to 255 characters)`,
+    },
+  })
+  account_map?: Record<string, string> | null;
 
   @ApiPropertyOptional({ type: CsvMappingDto, nullable: true, description: 'How CSV statement files of this source map onto entries (POST /sources/{id}/statements)' })
   @IsOptional()

@@ -14,6 +14,12 @@ export class SourceResponse {
   @ApiProperty() default_window_seconds: number;
   @ApiProperty({ pattern: '^\\d+$' }) default_tolerance_minor_units: string;
   @ApiProperty({ type: 'string', nullable: true }) default_account_id: string | null;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: 'Ledger account per statement account reference; balance checks use it before default_account_id',
+  })
+  account_map: Record<string, string>;
   @ApiProperty() inbound_enabled: boolean;
   @ApiProperty({ type: 'string', nullable: true, description: 'Push URL while the hosted inbound endpoint is enabled' }) inbound_url: string | null;
   @ApiProperty({ description: 'Connector syncs are dashboard-only; always false here' }) sync_enabled: boolean;

@@ -1,6 +1,6 @@
 import { detectFormat } from './detect';
-import { parseCamt053 } from './camt053.parser';
-import { checkMutations, refusal } from './refusal.test-helper';
+import { readCamt053 } from './camt053.parser';
+import { checkMutations, collectStatements, refusal } from './refusal.test-helper';
 
 function ntry(ref: string, amount: string, indicator: string, details: string) {
   return `<Ntry><NtryRef>${ref}-n</NtryRef><Amt Ccy="EUR">${amount}</Amt><CdtDbtInd>${indicator}</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>
@@ -28,7 +28,10 @@ export const CAMT053 = `<?xml version="1.0" encoding="UTF-8"?>
   </BkToCstmrStmt>
 </Document>`;
 
-describe('parseCamt053', () => {
+/** Batches of one entry, so every statement arrives in several. */
+const parseCamt053 = (text: string) => collectStatements(readCamt053(Buffer.from(text, 'utf8'), 1));
+
+describe('readCamt053', () => {
   it('reads every statement with signed balances and entries, keeping non-ASCII text', () => {
     const [first, second] = parseCamt053(CAMT053);
     expect(detectFormat(CAMT053)).toBe('camt053');
@@ -57,5 +60,24 @@ describe('parseCamt053', () => {
 
   it('reads or refuses (invalid_statement) every truncated and mutated file', () => {
     checkMutations(parseCamt053, CAMT053);
+  });
+
+  it('yields entries in batches while the file is still being read, across slices that split a character', () => {
+    // Over 2 MB of entries whose non-ASCII text lands on every slice boundary sooner or later.
+    const many = Array.from({ length: 6000 }, (_, i) => ntry(`R-${i}`, '1.00', 'CRDT', `<RmtInf><Ustrd>Grüße ${'ü'.repeat(i % 7)}</Ustrd></RmtInf>`)).join('');
+    const file = Buffer.from(`<Document><BkToCstmrStmt>${stmt('DE89370400440532013000', [['CLBD', '6000.00', 'CRDT']], many)}</BkToCstmrStmt></Document>`, 'utf8');
+    expect(file.length).toBeGreaterThan(2 * 1024 * 1024);
+    const reader = readCamt053(file, 500);
+    const first = reader.next();
+    // The first batch comes after the first slice, long before the statement closes.
+    expect(first).toMatchObject({ done: false, value: { statement: 0, account_reference: 'DE89370400440532013000' } });
+    const sizes = [(first.value as { entries: unknown[] }).entries.length];
+    let next = reader.next();
+    for (; !next.done; next = reader.next()) sizes.push(next.value.entries.length);
+    expect(sizes.reduce((a, b) => a + b)).toBe(6000);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(1000);
+    expect(next.value).toEqual([expect.objectContaining({ entry_count: 6000, closing_balance: '600000' })]);
+    const [statement] = collectStatements(readCamt053(file, 500));
+    expect(statement.entries[5998]).toMatchObject({ external_id: 'R-5998', raw: { remittance: `Grüße ${'ü'.repeat(5998 % 7)}` } });
   });
 });

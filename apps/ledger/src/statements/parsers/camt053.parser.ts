@@ -1,6 +1,7 @@
+import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser } from 'saxes';
 import { ApiError } from '@bursar/errors';
-import { ParsedStatement, StatementEntry, invalidStatement, isoDate, negate, toMinorUnits } from './statement';
+import { EntryBatch, StatementEntry, StatementReader, StatementSummary, invalidStatement, isoDate, negate, toMinorUnits } from './statement';
 import { child, XmlNode } from './xml-node';
 
 
@@ -16,20 +17,31 @@ interface Building {
   text: string;
 }
 
-/** An element's value: its text when it has no children (with `@attr` and `#text` when it has attributes), else its children. */
+/** A name without its namespace prefix (`ns:Ntry` is `Ntry`); runs for every tag, so it allocates no array. */
+function localName(name: string): string {
+  return name.slice(name.indexOf(':') + 1);
+}
+
+/**
+ * An element's value: its text when it has no children (with `@attr` and `#text` when it has
+ * attributes), else its children. Built in place, as it runs for every element of the file.
+ */
 function valueOf(b: Building): unknown {
-  const attributes = Object.fromEntries(Object.entries(b.attributes).map(([k, v]) => [`@${k.split(':').pop()}`, v]));
-  if (Object.keys(b.node).length === 0) {
-    const text = b.text.trim();
-    return Object.keys(attributes).length ? { ...attributes, '#text': text } : text;
-  }
-  return { ...attributes, ...b.node };
+  let withAttributes: XmlNode | null = null;
+  for (const name in b.attributes) (withAttributes ??= {})[`@${localName(name)}`] = b.attributes[name];
+  for (const _child in b.node) return withAttributes ? Object.assign(withAttributes, b.node) : b.node;
+  const text = b.text.trim();
+  if (!withAttributes) return text;
+  withAttributes['#text'] = text;
+  return withAttributes;
 }
 
 function attach(parent: XmlNode, name: string, value: unknown) {
   const existing = parent[name];
-  if (ARRAYS.has(name)) parent[name] = [...((existing as unknown[] | undefined) ?? []), value];
-  else parent[name] = existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value];
+  // attach made every array here, so it may grow them in place.
+  if (Array.isArray(existing)) existing.push(value);
+  else if (ARRAYS.has(name)) parent[name] = existing === undefined ? [value] : [existing, value];
+  else parent[name] = existing === undefined ? value : [existing, value];
 }
 
 function str(node: unknown, ...path: string[]): string | null {
@@ -103,17 +115,27 @@ interface OpenStatement {
   acct: XmlNode;
   frToDt: XmlNode;
   bals: XmlNode[];
-  entries: StatementEntry[];
+  /** Known once Acct has closed (it precedes the entries in the schema); entries wait for it. */
+  account: string | null;
+  /** Parsed entries not yet yielded. */
+  pending: StatementEntry[];
+  entryCount: number;
+  firstCurrency: string | null;
 }
 
-function finishStatement(stmt: OpenStatement): ParsedStatement {
+function accountOf(acct: XmlNode, where: string): string {
+  const account = str(acct, 'Id', 'IBAN') ?? str(acct, 'Id', 'Othr', 'Id');
+  if (account === null) throw invalidStatement(`${where}/Acct`, 'Id', 'is missing');
+  return account;
+}
+
+function finishStatement(stmt: OpenStatement): StatementSummary {
   const where = `Document/BkToCstmrStmt/Stmt[${stmt.index}]`;
   const holder = { Acct: stmt.acct, FrToDt: stmt.frToDt, Bal: stmt.bals };
-  const account = str(holder, 'Acct', 'Id', 'IBAN') ?? str(holder, 'Acct', 'Id', 'Othr', 'Id');
-  if (account === null) throw invalidStatement(`${where}/Acct`, 'Id', 'is missing');
+  const account = stmt.account ?? accountOf(stmt.acct, where);
   const opening = balance(holder, ['OPBD', 'PRCD'], where);
   const closing = balance(holder, ['CLBD'], where);
-  const currency = str(holder, 'Acct', 'Ccy') ?? stmt.entries[0]?.currency ?? null;
+  const currency = str(holder, 'Acct', 'Ccy') ?? stmt.firstCurrency;
   if (currency === null) throw invalidStatement(`${where}/Acct`, 'Ccy', 'is missing');
   const from = str(holder, 'FrToDt', 'FrDtTm');
   const to = str(holder, 'FrToDt', 'ToDtTm');
@@ -124,31 +146,44 @@ function finishStatement(stmt: OpenStatement): ParsedStatement {
     to: to ? isoDate(to, where, 'FrToDt/ToDtTm') : (closing?.date ?? null),
     opening_balance: opening?.amount ?? null,
     closing_balance: closing?.amount ?? null,
-    entries: stmt.entries,
+    entry_count: stmt.entryCount,
   };
 }
 
 /**
- * ISO 20022 camt.053 (Bank-to-Customer Statement), any namespace version with the .001.08 layout.
- * Read as a stream of tags: each entry is built, turned into a statement entry and dropped, so a
- * 50 MB file never becomes a whole document tree.
+ * Bytes decoded and handed to the XML parser at a time; the entries they complete are yielded
+ * before the next slice. 64 KB keeps each slice's text, which the entries' strings point into, a
+ * small young-generation string rather than a large object that only a full collection frees.
  */
-export function parseCamt053(text: string): ParsedStatement[] {
+const SLICE_BYTES = 1 << 16;
+
+/**
+ * ISO 20022 camt.053 (Bank-to-Customer Statement), any namespace version with the .001.08 layout.
+ * Read as a stream of tags over slices of the file: each entry is built as a small tree, turned
+ * into a statement entry and the tree dropped, and entries leave in batches of `batchSize`, so
+ * neither the document, its decoded text nor its entries are ever held whole.
+ */
+export function* readCamt053(file: Buffer, batchSize: number): StatementReader {
   const parser = new SaxesParser({ position: true });
   const path: string[] = [];
-  const statements: ParsedStatement[] = [];
+  const summaries: StatementSummary[] = [];
+  const ready: EntryBatch[] = [];
   const building: Building[] = [];
   let stmt: OpenStatement | null = null;
+  const flush = (open: OpenStatement, account: string) => {
+    if (open.pending.length) ready.push({ statement: open.index, account_reference: account, entries: open.pending });
+    open.pending = [];
+  };
   const appendText = (t: string) => {
     if (building.length) building[building.length - 1].text += t;
   };
   parser.on('opentag', (tag) => {
-    const name = tag.name.split(':').pop() ?? tag.name;
+    const name = localName(tag.name);
     path.push(name);
     if (building.length || (stmt && path.length === 4 && SUBTREES.has(name))) {
       building.push({ name, node: {}, attributes: tag.attributes as Record<string, string>, text: '' });
     } else if (path.length === 3 && name === 'Stmt' && path[0] === 'Document' && path[1] === 'BkToCstmrStmt') {
-      stmt = { index: statements.length, acct: {}, frToDt: {}, bals: [], entries: [] };
+      stmt = { index: summaries.length, acct: {}, frToDt: {}, bals: [], account: null, pending: [], entryCount: 0, firstCurrency: null };
     }
   });
   parser.on('text', appendText);
@@ -160,21 +195,41 @@ export function parseCamt053(text: string): ParsedStatement[] {
       const value = valueOf(done);
       if (building.length) return attach(building[building.length - 1].node, done.name, value);
       const open = stmt as OpenStatement;
-      if (name === 'Ntry') open.entries.push(entry(value as XmlNode, `Document/BkToCstmrStmt/Stmt[${open.index}]/Ntry[${open.entries.length}]`));
-      else if (name === 'Bal') open.bals.push(value as XmlNode);
-      else if (name === 'Acct') open.acct = value as XmlNode;
-      else open.frToDt = value as XmlNode;
+      const where = `Document/BkToCstmrStmt/Stmt[${open.index}]`;
+      if (name === 'Ntry') {
+        const parsed = entry(value as XmlNode, `${where}/Ntry[${open.entryCount}]`);
+        open.firstCurrency ??= parsed.currency;
+        open.pending.push(parsed);
+        open.entryCount++;
+        if (open.account !== null && open.pending.length >= batchSize) flush(open, open.account);
+      } else if (name === 'Bal') open.bals.push(value as XmlNode);
+      else if (name === 'Acct') {
+        open.acct = value as XmlNode;
+        open.account = accountOf(open.acct, where);
+      } else open.frToDt = value as XmlNode;
     } else if (name === 'Stmt' && stmt) {
-      statements.push(finishStatement(stmt));
+      const summary = finishStatement(stmt);
+      flush(stmt, summary.account_reference);
+      summaries.push(summary);
       stmt = null;
     }
   });
-  try {
-    parser.write(text).close();
-  } catch (error) {
-    if (error instanceof ApiError) throw error;
-    throw invalidStatement(`line ${parser.line}`, 'XML', `is malformed (${error instanceof Error ? error.message : String(error)})`);
+  const decoder = new StringDecoder('utf8');
+  const feed = (text: string, last: boolean) => {
+    try {
+      parser.write(text);
+      if (last) parser.close();
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      throw invalidStatement(`line ${parser.line}`, 'XML', `is malformed (${error instanceof Error ? error.message : String(error)})`);
+    }
+  };
+  for (let at = 0; at < file.length; at += SLICE_BYTES) {
+    feed(decoder.write(file.subarray(at, at + SLICE_BYTES)), false);
+    yield* ready.splice(0);
   }
-  if (statements.length === 0) throw invalidStatement('Document/BkToCstmrStmt', 'Stmt', 'is missing');
-  return statements;
+  feed(decoder.end(), true);
+  yield* ready.splice(0);
+  if (summaries.length === 0) throw invalidStatement('Document/BkToCstmrStmt', 'Stmt', 'is missing');
+  return summaries;
 }

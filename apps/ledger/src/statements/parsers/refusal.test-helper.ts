@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { ApiError } from '@bursar/errors';
+import { ParsedStatement, StatementReader } from './statement';
 
 /** The coded refusal a parser throws, so a spec can check its code, status and message. */
 export function refusal(run: () => unknown): ApiError {
@@ -34,4 +35,13 @@ export function checkMutations(parse: (text: string) => unknown, sample: string,
     ),
     { numRuns: runs, seed: 27 },
   );
+}
+
+/** Every statement a reader yields, with its entries gathered from the batches. */
+export function collectStatements(reader: StatementReader): ParsedStatement[] {
+  const entries = new Map<number, ParsedStatement['entries']>();
+  for (let next = reader.next(); ; next = reader.next()) {
+    if (next.done) return next.value.map(({ entry_count: _count, ...s }, i) => ({ ...s, entries: entries.get(i) ?? [] }));
+    entries.set(next.value.statement, [...(entries.get(next.value.statement) ?? []), ...next.value.entries]);
+  }
 }

@@ -33,6 +33,38 @@ export interface ParsedStatement {
   entries: StatementEntry[];
 }
 
+/** A statement as an import keeps it once read: its figures, and how many entries it held. */
+export type StatementSummary = Omit<ParsedStatement, 'entries'> & { entry_count: number };
+
+/** Entries of one statement in file order; a long statement comes in several batches. */
+export interface EntryBatch {
+  /** Index of the statement in the file. */
+  statement: number;
+  account_reference: string;
+  entries: StatementEntry[];
+}
+
+/**
+ * A file being read: yields its entries in batches as they are parsed and returns the statements'
+ * summaries at the end. A malformed file throws `invalid_statement` at the point of the fault, so
+ * a caller writing batches as they come must do so in a transaction it can roll back.
+ */
+export type StatementReader = Generator<EntryBatch, StatementSummary[], void>;
+
+function summarize({ entries, ...statement }: ParsedStatement): StatementSummary {
+  return { ...statement, entry_count: entries.length };
+}
+
+/** A reader over statements parsed whole (the line-based formats, whose files are small). */
+export function* inBatches(statements: ParsedStatement[], batchSize: number): StatementReader {
+  for (const [statement, s] of statements.entries()) {
+    for (let start = 0; start < s.entries.length; start += batchSize) {
+      yield { statement, account_reference: s.account_reference, entries: s.entries.slice(start, start + batchSize) };
+    }
+  }
+  return statements.map(summarize);
+}
+
 /** A refusal naming where the file is wrong (`line 12`, `Document/BkToCstmrStmt/Stmt[0]/Ntry[3]`) and the field. */
 export function invalidStatement(where: string, field: string, problem: string) {
   return StatementErrors.error('invalid_statement', { message: `${where}: ${field} ${problem}`, param: field });
