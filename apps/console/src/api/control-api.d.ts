@@ -272,6 +272,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/control/v1/workspaces/{workspace_slug}/audit_log/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sealed entries oldest first, after an index; next_cursor is passed back as after */
+        get: operations["AuditLogController_entries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/control/v1/workspaces/{workspace_slug}/audit_log/checkpoints/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The newest signed checkpoint; 404 before the first one */
+        get: operations["AuditLogController_latest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/control/v1/workspaces/{workspace_slug}/audit_log/checkpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Signed checkpoints newest first; next_cursor is passed back as cursor */
+        get: operations["AuditLogController_checkpoints"];
+        put?: never;
+        /** Seals every committed audit event, then signs the log now; answers the existing checkpoint when the log has not grown since */
+        post: operations["AuditLogController_sign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/control/v1/workspaces/{workspace_slug}/audit_log/proofs/inclusion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** RFC 9162 audit path of entry index in the tree of tree_size entries */
+        get: operations["AuditLogController_inclusion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/control/v1/workspaces/{workspace_slug}/audit_log/proofs/consistency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** RFC 9162 consistency proof from the tree of from_size entries to the tree of to_size */
+        get: operations["AuditLogController_consistency"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/control/v1/workspaces/{workspace_slug}/webhook_endpoints": {
         parameters: {
             query?: never;
@@ -1481,6 +1567,56 @@ export interface components {
             actor: components["schemas"]["AuditActorSchema"] | null;
             /** Format: date-time */
             created_at: string;
+        };
+        AuditLogEntrySchema: {
+            /** @description Position in the workspace's log, from 0, gap-free */
+            index: number;
+            /**
+             * @description The audit event's action
+             * @example approval.granted
+             */
+            type: string;
+            /** @description The audit event's subject_id */
+            resource_id: string;
+            /**
+             * Format: date-time
+             * @description The audit event's created_at
+             */
+            committed_at: string;
+            /** @description The RFC 8785 canonical JSON that was hashed (docs/verifiable-records.md) */
+            leaf: string;
+            /** @description SHA-256(0x00 || leaf), lowercase hex */
+            leaf_hash: string;
+        };
+        AuditLogCheckpointSchema: {
+            /** Format: uuid */
+            workspace_id: string;
+            tree_size: number;
+            /** @description RFC 9162 root of the first tree_size entries */
+            root_hash: string;
+            /** @description The signing key's kid, published at /.well-known/jwks.json */
+            kid: string;
+            /** @description Compact JWS (ES256, typ bursar-checkpoint+jwt) of {workspace_id, tree_size, root_hash, timestamp} */
+            token: string;
+            /** Format: date-time */
+            signed_at: string;
+        };
+        AuditLogInclusionProofSchema: {
+            index: number;
+            tree_size: number;
+            leaf_hash: string;
+            /** @description Root of the tree of tree_size entries */
+            root_hash: string;
+            /** @description RFC 9162 audit path, lowercase hex, the leaf's own level first */
+            audit_path: string[];
+        };
+        AuditLogConsistencyProofSchema: {
+            from_size: number;
+            to_size: number;
+            from_root: string;
+            to_root: string;
+            /** @description RFC 9162 consistency proof, lowercase hex */
+            proof: string[];
         };
         WebhookEndpointSchema: {
             /** Format: uuid */
@@ -3758,6 +3894,566 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ControlError"];
                 };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description service_unavailable (retry after Retry-After), or identity_not_configured: no identity provider is configured */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+        };
+    };
+    AuditLogController_entries: {
+        parameters: {
+            query?: {
+                /** @description Index of the last entry seen (exclusive); the log starts at index 0 when absent */
+                after?: number;
+                /** @description Page size; clamped to 1..200 */
+                limit?: number;
+                /** @description Only the entries of this resource (an audit event's subject_id) */
+                resource_id?: string;
+            };
+            header?: never;
+            path: {
+                workspace_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuditLogEntrySchema"][];
+                        /** @description True whenever the page filled to limit, even on the last page */
+                        has_more: boolean;
+                        /** @description Pass back as after */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description A required field is missing, the body is not JSON, or a query parameter is invalid (code null) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description identity_token_required or invalid_identity_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description insufficient_role: the membership lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description Not found, or not yours (code null) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description A field is present but invalid, or the request is refused as it stands (code null unless listed) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description service_unavailable (retry after Retry-After), or identity_not_configured: no identity provider is configured */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+        };
+    };
+    AuditLogController_latest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuditLogCheckpointSchema"];
+                    };
+                };
+            };
+            /** @description A required field is missing, the body is not JSON, or a query parameter is invalid (code null) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description identity_token_required or invalid_identity_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description insufficient_role: the membership lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description Not found, or not yours (code null) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description A field is present but invalid, or the request is refused as it stands (code null unless listed) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description service_unavailable (retry after Retry-After), or identity_not_configured: no identity provider is configured */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+        };
+    };
+    AuditLogController_checkpoints: {
+        parameters: {
+            query?: {
+                /** @description Page size; clamped to 1..200 */
+                limit?: number;
+                /** @description next_cursor of the previous page: checkpoints of smaller tree sizes follow */
+                cursor?: number;
+            };
+            header?: never;
+            path: {
+                workspace_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuditLogCheckpointSchema"][];
+                        /** @description True whenever the page filled to limit, even on the last page */
+                        has_more: boolean;
+                        /** @description Pass back as cursor */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description A required field is missing, the body is not JSON, or a query parameter is invalid (code null) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description identity_token_required or invalid_identity_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description insufficient_role: the membership lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description Not found, or not yours (code null) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description A field is present but invalid, or the request is refused as it stands (code null unless listed) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description service_unavailable (retry after Retry-After), or identity_not_configured: no identity provider is configured */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+        };
+    };
+    AuditLogController_sign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuditLogCheckpointSchema"];
+                    };
+                };
+            };
+            /** @description A required field is missing, the body is not JSON, or a query parameter is invalid (code null) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description identity_token_required or invalid_identity_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description insufficient_role: the membership lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description Not found, or not yours (code null) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description audit_log_empty: nothing to sign yet */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description audit_log_signing_not_configured: cosigning (COSIGN_ISSUER) is off, so no key signs checkpoints */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    AuditLogController_inclusion: {
+        parameters: {
+            query: {
+                /** @description Index of the entry to prove */
+                index: number;
+                /** @description Size of the tree to prove it in (a checkpoint's tree_size); at most the log's size */
+                tree_size: number;
+            };
+            header?: never;
+            path: {
+                workspace_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuditLogInclusionProofSchema"];
+                    };
+                };
+            };
+            /** @description A required field is missing, the body is not JSON, or a query parameter is invalid (code null) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description identity_token_required or invalid_identity_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description insufficient_role: the membership lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description Not found, or not yours (code null) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description tree_size_out_of_range (larger than the sealed log) or index_out_of_range (not below tree_size) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description service_unavailable (retry after Retry-After), or identity_not_configured: no identity provider is configured */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+        };
+    };
+    AuditLogController_consistency: {
+        parameters: {
+            query: {
+                /** @description Size of the older tree */
+                from_size: number;
+                /** @description Size of the newer tree; at most the log's size */
+                to_size: number;
+            };
+            header?: never;
+            path: {
+                workspace_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuditLogConsistencyProofSchema"];
+                    };
+                };
+            };
+            /** @description A required field is missing, the body is not JSON, or a query parameter is invalid (code null) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description identity_token_required or invalid_identity_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description insufficient_role: the membership lacks the capability */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description Not found, or not yours (code null) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+            /** @description tree_size_out_of_range: to_size larger than the sealed log, or from_size larger than to_size */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description rate_limited */
             429: {
