@@ -98,7 +98,7 @@ describe('GET /control/v1/workspaces/:slug/spending', () => {
     await unfold();
     const hour = 3_600_000;
     const now = Date.now();
-    const ranges = [
+    const ranges: Record<string, string>[] = [
       { from: new Date(now - 3 * 86_400_000 + 1_234_567).toISOString(), to: new Date(now + 1_234_567).toISOString() },
       { granularity: 'hour', from: new Date(now - 30 * hour - 1_234).toISOString(), to: new Date(now + hour).toISOString() },
       { from: new Date(now - 26 * hour).toISOString(), to: new Date(now - 24 * hour - 1).toISOString() },
