@@ -154,6 +154,18 @@ describe('GET /control/v1/workspaces/:slug/spending', () => {
     expect(rolled).toEqual({ days: rolled.intents, hours: rolled.intents, intents: rolled.intents });
   });
 
+  it('refuses to fold in a snapshot older than its own check of the open transactions', async () => {
+    const runner = db().createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction('REPEATABLE READ');
+      await expect(runner.query(`SELECT fold_decision_rollups()`)).rejects.toThrow(/READ COMMITTED/);
+      await runner.rollbackTransaction();
+    } finally {
+      await runner.release();
+    }
+  });
+
   it('refuses a bad range in the envelope, naming the field', async () => {
     const backwards = await get({ from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' }).expect(422);
     expect(backwards.body.error).toMatchObject({ code: null, param: 'from' });

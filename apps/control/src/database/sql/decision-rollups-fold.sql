@@ -5,8 +5,8 @@
 -- `to` is the start of the current UTC hour, held back to the hour in which the oldest transaction
 -- that may still commit an intent began. An intent's created_at is clock_timestamp() at its insert,
 -- so it is never before its transaction's start. A transaction that may still insert is either
--- running a statement or holds a transaction id (it wrote already); one idle without an id can only
--- insert later, at a time past `to`. A prepared transaction's start is unknown: it holds folding back.
+-- running a statement (its state and start are shown before the statement runs) or holds a
+-- transaction id (it wrote already); one idle without an id can only insert later, past `to`. A prepared transaction's start is unknown: it holds folding back.
 -- The intents are read by a later statement (a new snapshot, READ COMMITTED), so every intent before
 -- `to` has committed by then; a snapshot taken before the check (REPEATABLE READ) could miss some.
 CREATE OR REPLACE FUNCTION fold_decision_rollups() RETURNS timestamptz LANGUAGE plpgsql AS $$
@@ -21,11 +21,13 @@ BEGIN
     RAISE EXCEPTION 'fold_decision_rollups() reads pg_stat_activity: track_activities must be on';
   END IF;
   SELECT f.folded_to INTO STRICT from_at FROM decision_rollups_folded f FOR UPDATE;
+  -- pg_stat_activity is read once per transaction and kept: drop a copy the caller may have read before.
+  PERFORM pg_stat_clear_snapshot();
   SELECT least(date_trunc('hour', clock_timestamp(), 'UTC'), min(date_trunc('hour', a.xact_start, 'UTC')))
     INTO to_at
     FROM pg_stat_activity a
    WHERE a.datname = current_database() AND a.pid <> pg_backend_pid() AND a.xact_start IS NOT NULL
-     AND (a.backend_xid IS NOT NULL OR a.state = 'active');
+     AND (a.backend_xid IS NOT NULL OR a.state NOT LIKE 'idle in transaction%');
   IF EXISTS (SELECT 1 FROM pg_prepared_xacts p WHERE p.database = current_database()) THEN
     to_at := from_at;
   END IF;
