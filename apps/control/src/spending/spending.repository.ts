@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Granularity } from './dto/spending-query.dto';
-import { Segments, segmentsOf } from './spending-segments';
+import { segmentsOf } from './spending-segments';
 
 export interface SpendingRow {
   /** Which figure the row is. */
@@ -33,7 +33,7 @@ export class SpendingRepository {
       // Never folded is -infinity, which Date cannot hold; anything before from reads the same.
       const [{ folded_to }] = (await m.query(`SELECT greatest(folded_to, $1::timestamptz) AS folded_to FROM decision_rollups_folded`, [from])) as { folded_to: Date }[];
       const bounds = (g: Granularity) => {
-        const s: Segments = segmentsOf(from, to, g, folded_to);
+        const s = segmentsOf(from, to, g, folded_to);
         return [s.hourFrom, s.hourTo, s.dayFrom, s.dayTo];
       };
       return (await m.query(
