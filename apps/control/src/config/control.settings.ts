@@ -154,6 +154,12 @@ export class ControlSettings extends withCosignTiming(WebhookServiceSettings) {
   @Min(0)
   AUDIT_LOG_SEAL_INTERVAL_MS = 200;
 
+  /** How often decisions are folded into the Spending summary's hour and day rollups (0: never, for tests that fold by hand). */
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  CONTROL_ROLLUP_FOLD_INTERVAL_MS = 60_000;
+
   /** A workspace's log is signed once it has grown this many entries past its newest checkpoint... */
   @ToInt()
   @IsInt()

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
+import { SpendingFoldingService } from './spending-folding.service';
 import { SpendingController } from './spending.controller';
 import { SpendingRepository } from './spending.repository';
 import { SpendingService } from './spending.service';
@@ -7,6 +8,6 @@ import { SpendingService } from './spending.service';
 @Module({
   imports: [WorkspacesModule],
   controllers: [SpendingController],
-  providers: [SpendingRepository, SpendingService],
+  providers: [SpendingRepository, SpendingService, SpendingFoldingService],
 })
 export class SpendingModule {}

@@ -1,4 +1,8 @@
 import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { holdTransaction } from '@bursar/testing';
+import { INSERT_COLUMNS } from '../../src/decisions/intents.repository';
+import { SpendingFoldingService } from '../../src/spending/spending-folding.service';
 import { bearer, seatMember } from '../control-fixtures';
 import { act, agentWithPolicy, DecisionStack, pay, startDecisionStack } from '../decision-fixtures';
 
@@ -8,7 +12,8 @@ describe('GET /control/v1/workspaces/:slug/spending', () => {
     request(s.t.app.getHttpServer()).get(`/control/v1/workspaces/${s.slug}/spending`).query(query).set(bearer(token));
 
   beforeAll(async () => {
-    s = await startDecisionStack('spending');
+    // The tests fold by hand.
+    s = await startDecisionStack('spending', { CONTROL_ROLLUP_FOLD_INTERVAL_MS: '0' });
     const shopper = await agentWithPolicy(s, { per_transaction_cap_cents: 10_000, approval_threshold_cents: 5_000 });
     const caller = await agentWithPolicy(s, { rules: [{ kind: 'rate_limit', max_actions: 1, window_seconds: 3600, rule_name: 'one_call' }] }, 100_000, { name: 'caller' });
     expect((await pay(s.t.app, shopper, { amount_cents: 1_000, counterparty: 'a.example' })).status).toBe(201);
@@ -19,6 +24,14 @@ describe('GET /control/v1/workspaces/:slug/spending', () => {
     expect((await act(s.t.app, caller, { action_type: 'llm.call', cost_cents: 400 })).status).toBe(403);
   });
   afterAll(() => s.close());
+
+  const db = () => s.t.app.get(DataSource);
+  const fold = () => s.t.app.get(SpendingFoldingService).fold();
+  /** Empties the rollups, as if never folded. */
+  const unfold = async () => {
+    await db().query(`DELETE FROM decision_rollups`);
+    await db().query(`UPDATE decision_rollups_folded SET folded_to = '-infinity'`);
+  };
 
   it('adds up the decisions by outcome in total, per day, per agent and per deciding rule', async () => {
     const { body } = await get().expect(200);
@@ -64,14 +77,93 @@ describe('GET /control/v1/workspaces/:slug/spending', () => {
     const today = Math.floor(Date.now() / day) * day;
     const thisHour = Math.floor(Date.now() / hour) * hour;
     const sorted = (d: { totals: { outcome: string }[] }) => [...d.totals].sort((a, b) => a.outcome.localeCompare(b.outcome));
-    // Whole days around now (day rows), whole hours around now (hour rows), and a range ending now (intents at its edge).
+    // Only whole past hours are folded: the decisions move a day and an hour back, into them.
+    await db().query(`UPDATE intents SET created_at = created_at - interval '25 hours' WHERE workspace_id = $1`, [s.workspaceId]);
+    expect((await fold())?.getTime()).toBe(thisHour);
+    expect((await db().query(`SELECT span, sum(decisions)::int AS n FROM decision_rollups GROUP BY span ORDER BY span`))).toEqual([
+      { span: 'day', n: 6 },
+      { span: 'hour', n: 6 },
+    ]);
+    // Whole days around them (day rows), whole hours around them (hour rows), and a range ending now (intents at its edge).
     const days = (await get({ from: new Date(today - 2 * day).toISOString(), to: new Date(today + 2 * day).toISOString() }).expect(200)).body.data;
-    const hours = (await get({ granularity: 'hour', from: new Date(thisHour - 2 * hour).toISOString(), to: new Date(thisHour + 3 * hour).toISOString() }).expect(200)).body.data;
+    const hours = (await get({ granularity: 'hour', from: new Date(thisHour - 27 * hour).toISOString(), to: new Date(thisHour + 3 * hour).toISOString() }).expect(200)).body.data;
     const edge = (await get().expect(200)).body.data;
     expect(sorted(days)).toEqual(sorted(edge));
     expect(sorted(hours)).toEqual(sorted(edge));
     expect(days.rules).toEqual(edge.rules);
     expect(hours.agents).toEqual(expect.arrayContaining(edge.agents));
+  });
+
+  it('gives the same figures before and after a fold', async () => {
+    await unfold();
+    const hour = 3_600_000;
+    const now = Date.now();
+    const ranges: Record<string, string>[] = [
+      { from: new Date(now - 3 * 86_400_000 + 1_234_567).toISOString(), to: new Date(now + 1_234_567).toISOString() },
+      { granularity: 'hour', from: new Date(now - 30 * hour - 1_234).toISOString(), to: new Date(now + hour).toISOString() },
+      { from: new Date(now - 26 * hour).toISOString(), to: new Date(now - 24 * hour - 1).toISOString() },
+    ];
+    const read = () => Promise.all(ranges.map(async (q) => (await get(q).expect(200)).body.data));
+    const before = await read();
+    expect(before[0].totals).toHaveLength(3);
+    await fold();
+    expect(await read()).toEqual(before);
+    // Folding again finds nothing new and changes nothing.
+    await fold();
+    expect(await read()).toEqual(before);
+  });
+
+  it('does not lose a decision whose transaction was still open when a fold ran', async () => {
+    const count = async () => (await get().expect(200)).body.data.totals.reduce((n: number, t: { count: number }) => n + t.count, 0);
+    const before = await count();
+    const columns = INSERT_COLUMNS.join(', ');
+    const copied = INSERT_COLUMNS.map((c) => (c === 'id' ? 'gen_random_uuid()' : c === 'idempotency_key' ? `'late-' || id` : c)).join(', ');
+    const late = await holdTransaction(db(), async (m) => {
+      await m.query(`INSERT INTO intents (${columns}) SELECT ${copied} FROM intents WHERE workspace_id = $1 AND decision->>'outcome' = 'denied' LIMIT 1`, [s.workspaceId]);
+      return ((await m.query(`SELECT xact_start FROM pg_stat_activity WHERE pid = pg_backend_pid()`)) as { xact_start: Date }[])[0].xact_start;
+    });
+    // The open transaction (it began before the fold) holds the fold back to the hour it began in.
+    const foldedTo = (await fold()) as Date;
+    expect(foldedTo.getTime()).toBeLessThanOrEqual(Math.floor(late.value.getTime() / 3_600_000) * 3_600_000);
+    await late.commit();
+    expect(await count()).toBe(before + 1);
+    await fold();
+    expect(await count()).toBe(before + 1);
+  });
+
+  it('counts nothing twice when two folds run at once', async () => {
+    await unfold();
+    const folding = (m: { query(sql: string): Promise<{ f: Date }[]> }) => m.query(`SELECT fold_decision_rollups() AS f`).then(([r]) => r.f);
+    const first = await holdTransaction(db(), folding);
+    let secondDone = false;
+    const second = holdTransaction(db(), folding).then((h) => ((secondDone = true), h));
+    await new Promise((r) => setTimeout(r, 200));
+    // The second waits on the state row until the first commits, then starts where it stopped.
+    expect(secondDone).toBe(false);
+    await first.commit();
+    const after = await second;
+    await after.commit();
+    expect(after.value).toEqual(first.value);
+    const [rolled] = await db().query(
+      `SELECT (SELECT sum(decisions)::int FROM decision_rollups WHERE span = 'day') AS days,
+              (SELECT sum(decisions)::int FROM decision_rollups WHERE span = 'hour') AS hours,
+              (SELECT count(*)::int FROM intents WHERE created_at < $1) AS intents`,
+      [first.value],
+    );
+    expect(rolled.intents).toBeGreaterThan(0);
+    expect(rolled).toEqual({ days: rolled.intents, hours: rolled.intents, intents: rolled.intents });
+  });
+
+  it('refuses to fold in a snapshot older than its own check of the open transactions', async () => {
+    const runner = db().createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction('REPEATABLE READ');
+      await expect(runner.query(`SELECT fold_decision_rollups()`)).rejects.toThrow(/READ COMMITTED/);
+      await runner.rollbackTransaction();
+    } finally {
+      await runner.release();
+    }
   });
 
   it('refuses a bad range in the envelope, naming the field', async () => {

@@ -2,10 +2,12 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 import { sqlFile } from '../sql/sql-file';
 
 /**
- * What the Spending summary reads: every decision added up per workspace, hour or day, agent,
- * outcome, deciding rule ('' for none) and currency, kept by a trigger on intents (a decision's
- * outcome, amount and time never change after insert), and `decisions_between`, which reads a
- * range from them (partial hours at its edges from intents by time).
+ * What the Spending summary reads: decisions added up per workspace, hour or day, agent, outcome,
+ * deciding rule ('' for none) and currency (a decision's outcome, amount and time never change after
+ * insert). They are folded in after the fact, whole hours at a time, by `fold_decision_rollups()`
+ * (off the authorization's write path); `decision_rollups_folded.folded_to` says how far: every
+ * intent created before it is in the rollups. `decisions_between` reads a range from them, and
+ * from intents by time where the rollups do not reach.
  */
 export class DecisionRollups1764000000000 implements MigrationInterface {
   name = 'DecisionRollups1764000000000';
@@ -25,25 +27,21 @@ export class DecisionRollups1764000000000 implements MigrationInterface {
         amount_cents bigint NOT NULL CHECK (amount_cents >= 0),
         PRIMARY KEY (workspace_id, span, bucket, agent_id, outcome, rule, currency)
       )`);
-    await q.query(sqlFile('decision-rollups-add.sql'));
+    // Never folded: the first fold adds every intent from the oldest one on.
+    await q.query(`
+      CREATE TABLE decision_rollups_folded (
+        id boolean PRIMARY KEY DEFAULT true CHECK (id),
+        folded_to timestamptz NOT NULL
+      )`);
+    await q.query(`INSERT INTO decision_rollups_folded (folded_to) VALUES ('-infinity')`);
+    await q.query(sqlFile('decision-rollups-fold.sql'));
     await q.query(sqlFile('decisions-between.sql'));
-    // The trigger first, then the backfill, in one transaction: the trigger's lock holds inserts back
-    // until both commit, so no decision is counted twice or missed.
-    await q.query(`
-      CREATE TRIGGER intents_decision_rollups AFTER INSERT ON intents
-        REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION decision_rollups_add()`);
-    await q.query(`
-      INSERT INTO decision_rollups (workspace_id, span, bucket, agent_id, outcome, rule, currency, decisions, amount_cents)
-      SELECT i.workspace_id, s.span, date_trunc(s.span, i.created_at, 'UTC'), i.agent_id, i.decision->>'outcome',
-             coalesce(i.decision->>'rule', ''), i.currency, count(*), sum(i.amount_cents)
-        FROM intents i CROSS JOIN (VALUES ('hour'), ('day')) AS s (span)
-       GROUP BY 1, 2, 3, 4, 5, 6, 7`);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP TRIGGER intents_decision_rollups ON intents`);
-    await q.query(`DROP FUNCTION decision_rollups_add()`);
+    await q.query(`DROP FUNCTION fold_decision_rollups()`);
     await q.query(`DROP FUNCTION decisions_between(uuid, timestamptz, timestamptz, timestamptz, timestamptz, timestamptz, timestamptz)`);
+    await q.query(`DROP TABLE decision_rollups_folded`);
     await q.query(`DROP TABLE decision_rollups`);
     await q.query(`DROP INDEX intents_by_workspace_time`);
   }
