@@ -1,29 +1,13 @@
 import { IsInt, IsOptional, IsString, Matches, Min, ValidateIf } from 'class-validator';
-import { RootKeys } from '@bursar/crypto';
-import { IsAes256Key, IsAes256KeyList, IsHttpUrl, IsPort, IsPostgresUrl, ToInt } from '@bursar/service-kit';
+import { IsHttpUrl, IsPort, ToInt } from '@bursar/service-kit';
 import { WebhookServiceSettings } from '@bursar/queue';
 import { withCosignTiming } from './cosign-timing.settings';
+import { withControlStorage } from './control-storage.settings';
 
 /** Environment of the control service, validated once at boot. */
-export class ControlSettings extends withCosignTiming(WebhookServiceSettings) {
+export class ControlSettings extends withControlStorage(withCosignTiming(WebhookServiceSettings)) {
   @IsPort()
   CONTROL_PORT = 3000;
-
-  @IsPostgresUrl()
-  CONTROL_DATABASE_URL: string;
-
-  /** Root key (base64 of 32 bytes); sealed rows (cosign private keys, webhook secrets) use its HKDF subkey. */
-  @IsAes256Key()
-  CONTROL_SECRET_KEY: string;
-
-  /** Root keys replaced by CONTROL_SECRET_KEY (comma list): values sealed under them still open until re-sealed. */
-  @IsOptional()
-  @IsAes256KeyList()
-  CONTROL_PREVIOUS_SECRET_KEYS?: string;
-
-  get rootKeys(): RootKeys {
-    return RootKeys.fromSettings(this.CONTROL_SECRET_KEY, this.CONTROL_PREVIOUS_SECRET_KEYS);
-  }
 
   /** Issuer of cosignatures; cosigning is off when unset. */
   @IsOptional()

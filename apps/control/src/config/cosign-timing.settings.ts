@@ -1,8 +1,7 @@
 import { IsInt, Max, Min, registerDecorator, ValidationArguments } from 'class-validator';
 import { ToInt } from '@bursar/service-kit';
+import type { Constructor } from './control-storage.settings';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Constructor<T = object> = new (...args: any[]) => T;
 
 /** The timing fields of cosigning keys, as validated. */
 export interface CosignTiming {

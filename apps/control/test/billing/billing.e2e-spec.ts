@@ -3,41 +3,30 @@ import { DataSource } from 'typeorm';
 import { signPayload } from '@bursar/crypto';
 import { ControlTestApp, startControlTestApp } from '../control-test-app';
 import { bearer, createAgent, createWorkspace, seatMember } from '../control-fixtures';
-import { FakeBillingProvider, FakeSubscription, startFakeBillingProvider } from '../billing-provider.fake';
+import type { FakeBillingProvider, FakeSubscription } from '../billing-provider.fake';
+import { BILLING_WEBHOOK_SECRET, BillingTestStack, startBillingTestStack } from './billing-test-stack';
 import { BILLING_API_VERSION } from '../../src/billing/billing-provider.client';
 import { startTestIdentityProvider, TestIdentityProvider } from '../test-identity-provider';
 
-const SECRET = 'whsec_billing_test_secret';
 const unix = (ms = Date.now()) => Math.floor(ms / 1000);
 const DAY = 86_400;
 
 describe('billing', () => {
-  let idp: TestIdentityProvider;
+  let stack: BillingTestStack;
   let fake: FakeBillingProvider;
   let t: ControlTestApp;
+  let tokens: Record<string, string>;
   let workspaceId: string;
-  const tokens: Record<string, string> = {};
   let eventSeq = 0;
 
   beforeAll(async () => {
-    const people = ['olga', 'adam', 'mia', 'stranger'];
-    [idp, fake] = await Promise.all([startTestIdentityProvider(people), startFakeBillingProvider()]);
-    t = await startControlTestApp('billing', {
-      ...idp.env,
-      BILLING_API_URL: fake.url,
-      BILLING_API_KEY: fake.apiKey,
-      BILLING_WEBHOOK_SECRET: SECRET,
-      BILLING_TIMEOUT_MS: '300',
-    });
-    for (const p of people) tokens[p] = await idp.token(p);
+    stack = await startBillingTestStack('billing', ['olga', 'adam', 'mia', 'stranger'], { BILLING_TIMEOUT_MS: '300' });
+    ({ fake, t, tokens } = stack);
     workspaceId = (await createWorkspace(t.app, tokens.olga, { name: 'Shop', slug: 'shop' })).id;
     await seatMember(t.app, workspaceId, 'adam', 'admin');
     await seatMember(t.app, workspaceId, 'mia', 'member');
   });
-  afterAll(async () => {
-    await t.close();
-    await Promise.all([idp.close(), fake.close()]);
-  });
+  afterAll(() => stack.close());
   afterEach(() => {
     fake.mode = 'up';
   });
@@ -61,7 +50,7 @@ describe('billing', () => {
   const event = (type: string, object: object, created = unix()) =>
     // Pretty-printed on purpose: the HMAC must be checked over these exact bytes, not a re-serialisation.
     JSON.stringify({ id: `evt_${++eventSeq}`, type, created, data: { object } }, null, 2);
-  const signed = (body: string, at = unix()) => deliver(body, signPayload(body, SECRET, at));
+  const signed = (body: string, at = unix()) => deliver(body, signPayload(body, BILLING_WEBHOOK_SECRET, at));
 
   const fakeSub = () => fake.subscriptions.get('sub_1') as FakeSubscription;
   const subscription = (over: Partial<FakeSubscription>): FakeSubscription => ({
@@ -220,9 +209,9 @@ describe('billing', () => {
         deliver(body),
         deliver(body, 'garbage'),
         deliver(body, signPayload(body, 'whsec_someone_else')),
-        deliver(body.replace('"paid"', '"unpaid"'), signPayload(body, SECRET)),
-        deliver(body, signPayload(body, SECRET, unix() - 301)),
-        deliver(body, signPayload(body, SECRET, unix() + 301)),
+        deliver(body.replace('"paid"', '"unpaid"'), signPayload(body, BILLING_WEBHOOK_SECRET)),
+        deliver(body, signPayload(body, BILLING_WEBHOOK_SECRET, unix() - 301)),
+        deliver(body, signPayload(body, BILLING_WEBHOOK_SECRET, unix() + 301)),
       ];
       for (const res of await Promise.all(cases)) {
         expect(res.status).toBe(401);
@@ -244,7 +233,7 @@ describe('billing', () => {
 
     it('applies a completed checkout once, however often and concurrently it is delivered', async () => {
       const body = event('checkout.session.completed', { id: checkoutId, customer: 'cus_1', subscription: 'sub_1', payment_status: 'paid' });
-      const signature = signPayload(body, SECRET);
+      const signature = signPayload(body, BILLING_WEBHOOK_SECRET);
       const results = await Promise.all(Array.from({ length: 5 }, () => deliver(body, signature)));
       expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
       expect(results.filter((r) => r.body.data.duplicate === false)).toHaveLength(1);
@@ -282,7 +271,7 @@ describe('billing', () => {
       const res = await signed(body).expect(200);
       expect(res.body.data).toMatchObject({ duplicate: false, ignored: true });
       // Recorded, so the provider's redelivery is a plain duplicate; nothing moved in either workspace.
-      expect((await deliver(body, signPayload(body, SECRET)).expect(200)).body.data).toMatchObject({ duplicate: true, ignored: false });
+      expect((await deliver(body, signPayload(body, BILLING_WEBHOOK_SECRET)).expect(200)).body.data).toMatchObject({ duplicate: true, ignored: false });
       const other = (await http().get('/control/v1/workspaces/other/billing').set(bearer(tokens.olga)).expect(200)).body.data;
       expect(other).toMatchObject({ plan: 'sandbox', subscription: null });
       expect((await overview()).subscription).toMatchObject({ id: 'sub_1', plan: 'scale' });
@@ -365,7 +354,7 @@ describe('billing', () => {
     expect(doc.billing_events.length).toBeGreaterThan(3);
     expect(doc.billing_events.every((e: { workspace_id: string }) => e.workspace_id === workspaceId)).toBe(true);
     const text = JSON.stringify(doc);
-    for (const secret of [SECRET, fake.apiKey]) expect(text).not.toContain(secret);
+    for (const secret of [BILLING_WEBHOOK_SECRET, fake.apiKey]) expect(text).not.toContain(secret);
   });
 
   it('documents the routes and the webhook payload in OpenAPI', async () => {

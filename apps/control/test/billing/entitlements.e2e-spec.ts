@@ -1,34 +1,28 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { signPayload } from '@bursar/crypto';
-import { ControlTestApp, startControlTestApp } from '../control-test-app';
+import type { ControlTestApp } from '../control-test-app';
 import { bearer, createWorkspace } from '../control-fixtures';
-import { FakeBillingProvider, startFakeBillingProvider } from '../billing-provider.fake';
-import { startTestIdentityProvider, TestIdentityProvider } from '../test-identity-provider';
+import type { FakeBillingProvider } from '../billing-provider.fake';
+import { BILLING_WEBHOOK_SECRET, BillingTestStack, startBillingTestStack } from './billing-test-stack';
 
-const SECRET = 'whsec_entitlements_secret';
 const unix = () => Math.floor(Date.now() / 1000);
 
 /** Sandbox allows 3 agents, 3 members and test agents only; paid plans lift that. Billing never gates authorization. */
 describe('plan entitlements', () => {
-  let idp: TestIdentityProvider;
+  let stack: BillingTestStack;
   let fake: FakeBillingProvider;
   let t: ControlTestApp;
+  let tokens: Record<string, string>;
   let workspaceId: string;
-  const tokens: Record<string, string> = {};
   let eventSeq = 0;
 
   beforeAll(async () => {
-    const people = ['olga', 'p1', 'p2', 'p3', 'p4'];
-    [idp, fake] = await Promise.all([startTestIdentityProvider(people), startFakeBillingProvider()]);
-    t = await startControlTestApp('entitlements', { ...idp.env, BILLING_API_URL: fake.url, BILLING_API_KEY: fake.apiKey, BILLING_WEBHOOK_SECRET: SECRET });
-    for (const p of people) tokens[p] = await idp.token(p);
+    stack = await startBillingTestStack('entitlements', ['olga', 'p1', 'p2', 'p3', 'p4']);
+    ({ fake, t, tokens } = stack);
     workspaceId = (await createWorkspace(t.app, tokens.olga, { name: 'Capped', slug: 'capped' })).id;
   });
-  afterAll(async () => {
-    await t.close();
-    await Promise.all([idp.close(), fake.close()]);
-  });
+  afterAll(() => stack.close());
   afterEach(() => {
     fake.mode = 'up';
   });
@@ -52,7 +46,7 @@ describe('plan entitlements', () => {
       items: { data: [{ id: 'si_cap', price: { id: 'price_build' } }] },
     };
     const body = JSON.stringify({ id: `evt_cap_${++eventSeq}`, type, created: unix(), data: { object } });
-    return http().post('/control/v1/billing/webhooks').set('Content-Type', 'application/json').set('Stripe-Signature', signPayload(body, SECRET)).send(body).expect(200);
+    return http().post('/control/v1/billing/webhooks').set('Content-Type', 'application/json').set('Stripe-Signature', signPayload(body, BILLING_WEBHOOK_SECRET)).send(body).expect(200);
   };
 
   it('refuses a live agent on the test-only sandbox plan with 422, writing nothing', async () => {

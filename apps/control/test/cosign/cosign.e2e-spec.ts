@@ -9,23 +9,32 @@ import { CosignKeysService } from '../../src/cosign/cosign-keys.service';
 import { bearer } from '../control-fixtures';
 import { agentWithPolicy, COSIGN_ISSUER, DecisionStack, pay, startDecisionStack, TestAgent } from '../decision-fixtures';
 
+/** A decision stack listening on a loopback port (executors fetch the JWKS over HTTP), with one capped agent. */
+async function startCosignStack(label: string, env: Record<string, string> = {}) {
+  const s = await startDecisionStack(label, env);
+  const server: Server = s.t.app.getHttpServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const agent = await agentWithPolicy(s, { per_transaction_cap_cents: 50_000 }, 1_000_000);
+  const close = async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await s.close();
+  };
+  return { s, server, base, agent, close };
+}
+
 describe('cosignatures', () => {
   let s: DecisionStack;
   let server: Server;
   let base: string;
   let agent: TestAgent;
 
+  let close: () => Promise<void>;
+
   beforeAll(async () => {
-    s = await startDecisionStack('cosign');
-    server = s.t.app.getHttpServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    agent = await agentWithPolicy(s, { per_transaction_cap_cents: 50_000 }, 1_000_000);
+    ({ s, server, base, agent, close } = await startCosignStack('cosign'));
   });
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
-    await s.close();
-  });
+  afterAll(() => close());
 
   const http = () => request(server);
   const authorize = async (amount = 1_000) => {
@@ -185,17 +194,12 @@ describe('cosigning key rotation', () => {
   let base: string;
   let agent: TestAgent;
 
+  let close: () => Promise<void>;
+
   beforeAll(async () => {
-    s = await startDecisionStack('cosign_rotation', timing);
-    server = s.t.app.getHttpServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    agent = await agentWithPolicy(s, { per_transaction_cap_cents: 50_000 }, 1_000_000);
+    ({ s, server, base, agent, close } = await startCosignStack('cosign_rotation', timing));
   });
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
-    await s.close();
-  });
+  afterAll(() => close());
 
   const authorize = async () => (await pay(s.t.app, agent, { amount_cents: 100, counterparty: 'acme' }).expect(201)).body.cosignature as string;
   const kidOf = (token: string) => decodeProtectedHeader(token).kid;

@@ -1,0 +1,39 @@
+import { ControlTestApp, startControlTestApp } from '../control-test-app';
+import { FakeBillingProvider, startFakeBillingProvider } from '../billing-provider.fake';
+import { startTestIdentityProvider, TestIdentityProvider } from '../test-identity-provider';
+
+/** The webhook signing secret the billing stack's app verifies provider events with. */
+export const BILLING_WEBHOOK_SECRET = 'whsec_billing_test_secret';
+
+export interface BillingTestStack {
+  idp: TestIdentityProvider;
+  fake: FakeBillingProvider;
+  t: ControlTestApp;
+  /** An identity token per person named at start. */
+  tokens: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** The control app wired to a fake billing provider and a test identity provider that knows `people`. */
+export async function startBillingTestStack(label: string, people: string[], env: Record<string, string> = {}): Promise<BillingTestStack> {
+  const [idp, fake] = await Promise.all([startTestIdentityProvider(people), startFakeBillingProvider()]);
+  const t = await startControlTestApp(label, {
+    ...idp.env,
+    BILLING_API_URL: fake.url,
+    BILLING_API_KEY: fake.apiKey,
+    BILLING_WEBHOOK_SECRET,
+    ...env,
+  });
+  const tokens: Record<string, string> = {};
+  for (const p of people) tokens[p] = await idp.token(p);
+  return {
+    idp,
+    fake,
+    t,
+    tokens,
+    close: async () => {
+      await t.close();
+      await Promise.all([idp.close(), fake.close()]);
+    },
+  };
+}
