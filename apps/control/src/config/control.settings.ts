@@ -1,5 +1,5 @@
-import { IsInt, IsOptional, IsString, Matches, Min, ValidateIf } from 'class-validator';
-import { IsHttpUrl, IsPort, ToInt } from '@bursar/service-kit';
+import { IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
+import { IntSetting, IsHttpUrl, IsPort } from '@bursar/service-kit';
 import { WebhookServiceSettings } from '@bursar/queue';
 import { withCosignTiming } from './cosign-timing.settings';
 import { withControlStorage } from './control-storage.settings';
@@ -51,15 +51,11 @@ export class ControlSettings extends withControlStorage(withCosignTiming(Webhook
   IDENTITY_SIGNIN_API_KEY?: string;
 
   /** How often unused spend tokens past their expiry are marked expired (audit + webhook). */
-  @ToInt()
-  @IsInt()
-  @Min(100)
+  @IntSetting(100)
   SPEND_TOKEN_SWEEP_INTERVAL_MS = 30_000;
 
   /** Requests per minute one agent key may make on /control/v1/agent/*. */
-  @ToInt()
-  @IsInt()
-  @Min(1)
+  @IntSetting(1)
   AGENT_RATE_LIMIT_PER_MINUTE = 1200;
 
   /** Base URL of the billing provider's API (Stripe-shaped: /v1/checkout/sessions, /v1/subscriptions, ...). */
@@ -89,9 +85,7 @@ export class ControlSettings extends withControlStorage(withCosignTiming(Webhook
   BILLING_RETURN_URL = 'http://localhost:8080/billing';
 
   /** A billing call not answered by then counts as the provider being unreachable (503). */
-  @ToInt()
-  @IsInt()
-  @Min(1)
+  @IntSetting(1)
   BILLING_TIMEOUT_MS = 10_000;
 
   /**
@@ -103,32 +97,22 @@ export class ControlSettings extends withControlStorage(withCosignTiming(Webhook
   CORS_ALLOWED_ORIGINS?: string;
 
   /** Requests per minute one person (identity) may make on the workspace and invitation routes. */
-  @ToInt()
-  @IsInt()
-  @Min(1)
+  @IntSetting(1)
   WORKSPACE_RATE_LIMIT_PER_MINUTE = 300;
 
   /** A policy backtest over at most this many decisions answers 201 completed; a larger one is queued (202). */
-  @ToInt()
-  @IsInt()
-  @Min(0)
+  @IntSetting(0)
   POLICY_BACKTEST_INLINE_LIMIT = 1000;
 
   /** Decisions a backtest reads per page of history. */
-  @ToInt()
-  @IsInt()
-  @Min(1)
+  @IntSetting(1)
   POLICY_BACKTEST_PAGE_SIZE = 5000;
 
   /** Pause between a backtest's pages, leaving the database to live decisions (0: none). */
-  @ToInt()
-  @IsInt()
-  @Min(0)
+  @IntSetting(0)
   POLICY_BACKTEST_PAGE_DELAY_MS = 0;
 
   /** A running backtest whose worker has not beaten for this long is taken over by another worker. */
-  @ToInt()
-  @IsInt()
-  @Min(1000)
+  @IntSetting(1000)
   POLICY_BACKTEST_STALE_MS = 30_000;
 }
