@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, IsUUID, Length, MaxLength, ValidateBy } from 'class-validator';
-import { IsInstant } from '../../common/is-instant.decorator';
+import { OptionalInstant } from '../../common/is-instant.decorator';
 import { pageQueryOf, COMMON_LIMITS } from '../../common/pagination';
 import { EXTERNAL_TRANSACTION_STATUSES } from '../external-transaction.record';
 import { MAX_INGEST_ITEMS } from '../external-transactions.service';
@@ -53,14 +53,10 @@ export class ListExternalTransactionsQuery extends pageQueryOf(COMMON_LIMITS) {
   @MaxLength(32)
   currency?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'occurred_at at or after' })
-  @IsOptional()
-  @IsInstant()
+  @OptionalInstant('occurred_at at or after')
   from?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'occurred_at before' })
-  @IsOptional()
-  @IsInstant()
+  @OptionalInstant('occurred_at before')
   to?: string;
 }
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, Min, MaxLength } from 'class-validator';
-import { IsInstant } from '../../common/is-instant.decorator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsInstant, OptionalInstant } from '../../common/is-instant.decorator';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
 import { COMMON_LIMITS, LedgerSelectionQuery } from '../../common/pagination';
 
@@ -32,9 +32,7 @@ export class RunOptionsDto {
   @IsInstant()
   from?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'Only rows that occurred before this instant (exclusive)' })
-  @IsOptional()
-  @IsInstant()
+  @OptionalInstant('Only rows that occurred before this instant (exclusive)')
   to?: string;
 
   @ApiPropertyOptional({ minimum: 0, maximum: MAX_WINDOW_SECONDS, description: "Largest |value_date - occurred_at|; default the source's (86400)" })

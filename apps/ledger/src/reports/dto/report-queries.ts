@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { IsInstant } from '../../common/is-instant.decorator';
+import { IsInstant, OptionalInstant } from '../../common/is-instant.decorator';
 import { LedgerSelectionQuery } from '../../common/pagination';
 
 export class ReportFormatQuery extends LedgerSelectionQuery {
@@ -17,9 +17,7 @@ export class ReportFormatQuery extends LedgerSelectionQuery {
 }
 
 export class PointInTimeQuery extends ReportFormatQuery {
-  @ApiPropertyOptional({ format: 'date-time', description: 'Postings with value_date at or before this instant (default now)' })
-  @IsOptional()
-  @IsInstant()
+  @OptionalInstant('Postings with value_date at or before this instant (default now)')
   at?: string;
 
   @ApiPropertyOptional({ enum: ['true', 'false'], description: 'Trial balance: keep accounts without postings' })
@@ -32,14 +30,10 @@ export const GRANULARITIES = ['day', 'week', 'month'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
 
 export class PeriodReportQuery extends ReportFormatQuery {
-  @ApiPropertyOptional({ format: 'date-time', description: 'Inclusive start on value_date (default: the beginning)' })
-  @IsOptional()
-  @IsInstant()
+  @OptionalInstant('Inclusive start on value_date (default: the beginning)')
   from?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'Exclusive end on value_date (default now)' })
-  @IsOptional()
-  @IsInstant()
+  @OptionalInstant('Exclusive end on value_date (default now)')
   to?: string;
 
   @ApiPropertyOptional({ enum: GRANULARITIES, description: 'Adds series[] buckets; needs from and to; at most 400 buckets' })
@@ -49,9 +43,7 @@ export class PeriodReportQuery extends ReportFormatQuery {
 }
 
 export class ReservesOutstandingQuery extends ReportFormatQuery {
-  @ApiPropertyOptional({ format: 'date-time', description: 'Balances from postings with value_date at or before this instant (default now)' })
-  @IsOptional()
-  @IsInstant()
+  @OptionalInstant('Balances from postings with value_date at or before this instant (default now)')
   at?: string;
 }
 

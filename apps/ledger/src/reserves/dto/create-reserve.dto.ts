@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsObject, IsOptional, IsString, Length, Matches } from 'class-validator';
-import { IsInstant } from '../../common/is-instant.decorator';
+import { OptionalInstant } from '../../common/is-instant.decorator';
 import { ACCOUNT_ID_PATTERN } from '../../accounts/account-kinds';
 import { CURRENCY_PATTERN } from '../../accounts/currencies';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
@@ -30,9 +30,7 @@ export class CreateReserveDto {
   @IsMinorUnits(1)
   amount: string | number;
 
-  @ApiPropertyOptional({ format: 'date-time', description: "Kept in the transaction's metadata only; nothing is released automatically" })
-  @IsOptional()
-  @IsInstant()
+  @OptionalInstant("Kept in the transaction's metadata only; nothing is released automatically")
   expires_at?: string;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: "Merged into the transaction's metadata" })

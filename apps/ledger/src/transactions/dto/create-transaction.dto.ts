@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Min, ValidateBy } from 'class-validator';
 import { NestedDto } from '@bursar/service-kit';
-import { IsInstant } from '../../common/is-instant.decorator';
+import { OptionalInstant } from '../../common/is-instant.decorator';
 import { ACCOUNT_ID_PATTERN, Direction } from '../../accounts/account-kinds';
 import { CURRENCY_PATTERN } from '../../accounts/currencies';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
@@ -113,9 +113,7 @@ export class TransactionBodyDto {
   @IsObject()
   metadata?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'Economic date; defaults to booking time' })
-  @IsOptional()
-  @IsInstant()
+  @OptionalInstant('Economic date; defaults to booking time')
   value_date?: string;
 }
 
