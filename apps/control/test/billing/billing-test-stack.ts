@@ -1,4 +1,5 @@
 import { ControlTestApp, startControlTestApp } from '../control-test-app';
+import { createWorkspace } from '../control-fixtures';
 import { FakeBillingProvider, startFakeBillingProvider } from '../billing-provider.fake';
 import { startTestIdentityProvider, TestIdentityProvider } from '../test-identity-provider';
 
@@ -11,11 +12,19 @@ export interface BillingTestStack {
   t: ControlTestApp;
   /** An identity token per person named at start. */
   tokens: Record<string, string>;
+  /** The workspace the first person created. */
+  workspaceId: string;
   close(): Promise<void>;
 }
 
-/** The control app wired to a fake billing provider and a test identity provider that knows `people`. */
-export async function startBillingTestStack(label: string, people: string[], env: Record<string, string> = {}): Promise<BillingTestStack> {
+/**
+ * The control app wired to a fake billing provider and a test identity provider that knows `people`;
+ * the first of them owns the workspace `slug`.
+ */
+export async function startBillingTestStack(
+  label: string,
+  { people, slug, env = {} }: { people: string[]; slug: string; env?: Record<string, string> },
+): Promise<BillingTestStack> {
   const [idp, fake] = await Promise.all([startTestIdentityProvider(people), startFakeBillingProvider()]);
   const t = await startControlTestApp(label, {
     ...idp.env,
@@ -26,11 +35,13 @@ export async function startBillingTestStack(label: string, people: string[], env
   });
   const tokens: Record<string, string> = {};
   for (const p of people) tokens[p] = await idp.token(p);
+  const { id: workspaceId } = await createWorkspace(t.app, tokens[people[0]], { name: slug, slug });
   return {
     idp,
     fake,
     t,
     tokens,
+    workspaceId,
     close: async () => {
       await t.close();
       await Promise.all([idp.close(), fake.close()]);
