@@ -269,8 +269,8 @@ describe('cosignatures when cosigning is not configured', () => {
 
   it('publishes an empty key set and leaves cosignature out of allowed decisions', async () => {
     expect((await request(s.t.app.getHttpServer()).get('/.well-known/jwks.json').expect(200)).body).toEqual({ keys: [] });
-    const s.agent = await agentWithPolicy(s, { per_transaction_cap_cents: 50_000 });
-    const res = await pay(s.t.app, s.agent, { amount_cents: 100 }).expect(201);
+    const agent = await agentWithPolicy(s, { per_transaction_cap_cents: 50_000 });
+    const res = await pay(s.t.app, agent, { amount_cents: 100 }).expect(201);
     expect(res.body).not.toHaveProperty('cosignature');
     expect(res.body.decision.outcome).toBe('allowed');
   });
