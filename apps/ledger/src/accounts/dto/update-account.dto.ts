@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Allow, IsIn, IsObject, IsOptional, IsString, Length, Matches, ValidateIf } from 'class-validator';
+import { Allow, IsIn, IsObject, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { ACCOUNT_ID_PATTERN, FUND_CLASSIFICATIONS, FundClassification } from '../account-kinds';
+import { Nullable } from '@bursar/service-kit';
 
 /** Settable fields; nullable ones accept null to clear. The fixed fields are accepted only to refuse a change. */
 export class UpdateAccountDto {
@@ -15,20 +16,17 @@ export class UpdateAccountDto {
   @IsObject()
   metadata?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ nullable: true })
-  @ValidateIf((_, v) => v !== null && v !== undefined)
+  @Nullable()
   @IsString()
   @Matches(ACCOUNT_ID_PATTERN)
   parent_id?: string | null;
 
-  @ApiPropertyOptional({ nullable: true })
-  @ValidateIf((_, v) => v !== null && v !== undefined)
+  @Nullable()
   @IsString()
   @Length(1, 200)
   ledgerable_type?: string | null;
 
-  @ApiPropertyOptional({ nullable: true })
-  @ValidateIf((_, v) => v !== null && v !== undefined)
+  @Nullable()
   @IsString()
   @Length(1, 200)
   ledgerable_id?: string | null;
@@ -38,14 +36,12 @@ export class UpdateAccountDto {
   @IsIn(FUND_CLASSIFICATIONS)
   fund_classification?: FundClassification;
 
-  @ApiPropertyOptional({ nullable: true, description: 'Set with custody_external_id, or clear both with null' })
-  @ValidateIf((_, v) => v !== null && v !== undefined)
+  @Nullable({ description: 'Set with custody_external_id, or clear both with null' })
   @IsString()
   @Length(1, 200)
   custody_provider?: string | null;
 
-  @ApiPropertyOptional({ nullable: true })
-  @ValidateIf((_, v) => v !== null && v !== undefined)
+  @Nullable()
   @IsString()
   @Length(1, 200)
   custody_external_id?: string | null;

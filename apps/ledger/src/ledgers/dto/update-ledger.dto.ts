@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDateString, IsIn, IsObject, IsOptional, IsString, Length, ValidateIf } from 'class-validator';
+import { IsDateString, IsIn, IsObject, IsOptional, IsString, Length } from 'class-validator';
 import { Mode, MODES } from '../../common/mode';
+import { Nullable } from '@bursar/service-kit';
 
 export class UpdateLedgerDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 200 })
@@ -9,8 +10,7 @@ export class UpdateLedgerDto {
   @Length(1, 200)
   name?: string;
 
-  @ApiPropertyOptional({ type: 'string', nullable: true, maxLength: 1000 })
-  @ValidateIf((_, v) => v !== null && v !== undefined)
+  @Nullable({ type: 'string', maxLength: 1000 })
   @IsString()
   @Length(0, 1000)
   description?: string | null;
@@ -20,8 +20,7 @@ export class UpdateLedgerDto {
   @IsObject()
   metadata?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ type: 'string', format: 'date-time', nullable: true, description: 'A timestamp archives; null restores' })
-  @ValidateIf((_, v) => v !== null && v !== undefined)
+  @Nullable({ type: 'string', format: 'date-time', description: 'A timestamp archives; null restores' })
   @IsDateString()
   archived_at?: string | null;
 

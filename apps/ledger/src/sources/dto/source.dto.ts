@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
-import { NestedDto } from '@bursar/service-kit';
+import { NestedDto, Nullable } from '@bursar/service-kit';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
 import { CsvMappingDto } from '../../statements/dto/csv-mapping.dto';
 
@@ -15,8 +15,7 @@ export const SOURCE_KIND_PATTERN = /^[a-z][a-z0-9_.-]{0,63}$/;
 
 /** The settings PATCH may change; create takes them too. */
 export class UpdateSourceDto {
-  @ApiPropertyOptional({ type: 'string', maxLength: 1000, nullable: true })
-  @IsOptional()
+  @Nullable({ type: 'string', maxLength: 1000 })
   @IsString()
   @MaxLength(1000)
   description?: string | null;
@@ -39,14 +38,12 @@ export class UpdateSourceDto {
   @IsMinorUnits(0)
   default_tolerance_minor_units?: string | number;
 
-  @ApiPropertyOptional({ type: 'string', nullable: true, description: 'Account whose postings runs on this source consider by default' })
-  @IsOptional()
+  @Nullable({ type: 'string', description: 'Account whose postings runs on this source consider by default' })
   @IsString()
   @Length(1, 255)
   default_account_id?: string | null;
 
-  @ApiPropertyOptional({ type: CsvMappingDto, nullable: true, description: 'How CSV statement files of this source map onto entries (POST /sources/{id}/statements)' })
-  @IsOptional()
+  @Nullable({ type: CsvMappingDto, description: 'How CSV statement files of this source map onto entries (POST /sources/{id}/statements)' })
   @NestedDto(() => CsvMappingDto)
   csv_mapping?: CsvMappingDto | null;
 
