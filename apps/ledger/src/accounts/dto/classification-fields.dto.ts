@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsObject, IsOptional, IsString, Length } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { FUND_CLASSIFICATIONS, FundClassification } from '../account-kinds';
+import { OptionalMetadata } from '../../common/optional-metadata.decorator';
 
 /** Fields an account template and an account share: fund classification, custody pair, metadata. */
 export class ClassificationFieldsDto {
@@ -21,8 +22,6 @@ export class ClassificationFieldsDto {
   @Length(1, 200)
   custody_external_id?: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
-  @IsObject()
+  @OptionalMetadata()
   metadata?: Record<string, unknown>;
 }

@@ -1,7 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Allow, IsIn, IsObject, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { Allow, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { ACCOUNT_ID_PATTERN, FUND_CLASSIFICATIONS, FundClassification } from '../account-kinds';
 import { Nullable } from '@bursar/service-kit';
+import { OptionalMetadata } from '../../common/optional-metadata.decorator';
 
 /** Settable fields; nullable ones accept null to clear. The fixed fields are accepted only to refuse a change. */
 export class UpdateAccountDto {
@@ -11,9 +12,7 @@ export class UpdateAccountDto {
   @Length(1, 500)
   name?: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
-  @IsObject()
+  @OptionalMetadata()
   metadata?: Record<string, unknown>;
 
   @Nullable()

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsObject, IsOptional, IsString, Length } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { Mode, MODES } from '../../common/mode';
+import { OptionalMetadata } from '../../common/optional-metadata.decorator';
 
 export class CreateLedgerDto {
   @ApiProperty({ minLength: 1, maxLength: 200 })
@@ -18,9 +19,7 @@ export class CreateLedgerDto {
   @Length(0, 1000)
   description?: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
-  @IsObject()
+  @OptionalMetadata()
   metadata?: Record<string, unknown>;
 
 }

@@ -1,7 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDateString, IsIn, IsObject, IsOptional, IsString, Length } from 'class-validator';
+import { IsDateString, IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { Mode, MODES } from '../../common/mode';
 import { Nullable } from '@bursar/service-kit';
+import { OptionalMetadata } from '../../common/optional-metadata.decorator';
 
 export class UpdateLedgerDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 200 })
@@ -15,9 +16,7 @@ export class UpdateLedgerDto {
   @Length(0, 1000)
   description?: string | null;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Replaces the metadata' })
-  @IsOptional()
-  @IsObject()
+  @OptionalMetadata('Replaces the metadata')
   metadata?: Record<string, unknown>;
 
   @Nullable({ type: 'string', format: 'date-time', description: 'A timestamp archives; null restores' })

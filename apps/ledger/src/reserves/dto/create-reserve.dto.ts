@@ -1,9 +1,10 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsObject, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsString, Length, Matches } from 'class-validator';
 import { OptionalInstant } from '../../common/is-instant.decorator';
 import { ACCOUNT_ID_PATTERN } from '../../accounts/account-kinds';
 import { CURRENCY_PATTERN } from '../../accounts/currencies';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
+import { OptionalMetadata } from '../../common/optional-metadata.decorator';
 
 export class CreateReserveDto {
   @ApiProperty({ description: 'Account the funds leave; its available balance must cover amount' })
@@ -33,8 +34,6 @@ export class CreateReserveDto {
   @OptionalInstant("Kept in the transaction's metadata only; nothing is released automatically")
   expires_at?: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: "Merged into the transaction's metadata" })
-  @IsOptional()
-  @IsObject()
+  @OptionalMetadata("Merged into the transaction's metadata")
   metadata?: Record<string, unknown>;
 }

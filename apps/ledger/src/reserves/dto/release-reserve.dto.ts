@@ -1,16 +1,15 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsObject, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsString, Length, Matches } from 'class-validator';
 import { ACCOUNT_ID_PATTERN } from '../../accounts/account-kinds';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
+import { OptionalMetadata } from '../../common/optional-metadata.decorator';
 
 class ReserveMoveDto {
   @ApiProperty({ description: "Integer minor units, at least 1; at most the reserve's available balance", pattern: '^\\d+$' })
   @IsMinorUnits(1)
   amount: string | number;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: "Merged into the transaction's metadata" })
-  @IsOptional()
-  @IsObject()
+  @OptionalMetadata("Merged into the transaction's metadata")
   metadata?: Record<string, unknown>;
 }
 

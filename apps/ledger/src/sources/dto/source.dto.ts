@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { NestedDto, Nullable } from '@bursar/service-kit';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
 import { CsvMappingDto } from '../../statements/dto/csv-mapping.dto';
+import { OptionalMetadata } from '../../common/optional-metadata.decorator';
 
 export const MATCH_STRATEGIES = ['exact', 'sum_in_window'] as const;
 /**
@@ -47,9 +48,7 @@ export class UpdateSourceDto {
   @NestedDto(() => CsvMappingDto)
   csv_mapping?: CsvMappingDto | null;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
-  @IsObject()
+  @OptionalMetadata()
   metadata?: Record<string, unknown>;
 }
 

@@ -1,7 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsObject, IsOptional, IsString, Matches } from 'class-validator';
+import { IsOptional, IsString, Matches } from 'class-validator';
 import { CURRENCY_PATTERN } from '../../accounts/currencies';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
+import { OptionalMetadata } from '../../common/optional-metadata.decorator';
 
 /** Body of reverse (all optional: no amount reverses the whole) and refund (amount required). */
 export class CorrectionDto {
@@ -16,8 +17,6 @@ export class CorrectionDto {
   @Matches(CURRENCY_PATTERN)
   currency?: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
-  @IsObject()
+  @OptionalMetadata()
   metadata?: Record<string, unknown>;
 }

@@ -1,10 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Min, ValidateBy } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Min, ValidateBy } from 'class-validator';
 import { NestedDto } from '@bursar/service-kit';
 import { OptionalInstant } from '../../common/is-instant.decorator';
 import { ACCOUNT_ID_PATTERN, Direction } from '../../accounts/account-kinds';
 import { CURRENCY_PATTERN } from '../../accounts/currencies';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
+import { OptionalMetadata } from '../../common/optional-metadata.decorator';
 
 /** A flat map of string values (posting tags). */
 export function isStringMap(v: unknown): boolean {
@@ -69,9 +70,7 @@ export class ExternalRefInputDto {
   @Length(1, 500)
   value: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
-  @IsObject()
+  @OptionalMetadata()
   metadata?: Record<string, unknown>;
 }
 
@@ -108,9 +107,7 @@ export class TransactionBodyDto {
   @NestedDto(() => PostingInputDto, { each: true })
   postings: PostingInputDto[];
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
-  @IsObject()
+  @OptionalMetadata()
   metadata?: Record<string, unknown>;
 
   @OptionalInstant('Economic date; defaults to booking time')
