@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional, ApiPropertyOptions, DECORATORS } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { getMetadataStorage, IS_OBJECT, IsObject, IsOptional, ValidateNested, ValidationTypes } from 'class-validator';
+import { getMetadataStorage, IS_OBJECT, IsIn, IsObject, IsOptional, IsString, Length, ValidateNested, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 
 /*
@@ -26,6 +26,16 @@ export function NestedDto(type: () => new () => object, options: { each?: boolea
  */
 export function Nullable(doc: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(ApiPropertyOptional({ ...doc, nullable: true } as ApiPropertyOptions), IsOptional());
+}
+
+/** An optional field taking one of `values`, documented as that enum. */
+export function OptionalIn(values: readonly string[], doc: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(ApiPropertyOptional({ enum: values, ...doc } as ApiPropertyOptions), IsOptional(), IsIn([...values]));
+}
+
+/** An optional string of `min` to `max` characters. */
+export function OptionalText(min: number, max: number, doc: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(ApiPropertyOptional(doc), IsOptional(), IsString(), Length(min, max));
 }
 
 interface PropertyDoc {

@@ -1,15 +1,11 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Allow, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { Allow, IsString, Length, Matches } from 'class-validator';
 import { ACCOUNT_ID_PATTERN, FUND_CLASSIFICATIONS, FundClassification } from '../account-kinds';
-import { Nullable } from '@bursar/service-kit';
+import { Nullable, OptionalIn, OptionalText } from '@bursar/service-kit';
 import { OptionalMetadata } from '../../common/optional-metadata.decorator';
 
 /** Settable fields; nullable ones accept null to clear. The fixed fields are accepted only to refuse a change. */
 export class UpdateAccountDto {
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @Length(1, 500)
+  @OptionalText(1, 500)
   name?: string;
 
   @OptionalMetadata()
@@ -30,9 +26,7 @@ export class UpdateAccountDto {
   @Length(1, 200)
   ledgerable_id?: string | null;
 
-  @ApiPropertyOptional({ enum: FUND_CLASSIFICATIONS })
-  @IsOptional()
-  @IsIn(FUND_CLASSIFICATIONS)
+  @OptionalIn(FUND_CLASSIFICATIONS)
   fund_classification?: FundClassification;
 
   @Nullable({ description: 'Set with custody_external_id, or clear both with null' })

@@ -1,7 +1,8 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsIn, IsString, Length } from 'class-validator';
 import { Mode, MODES } from '../../common/mode';
 import { OptionalMetadata } from '../../common/optional-metadata.decorator';
+import { OptionalText } from '@bursar/service-kit';
 
 export class CreateLedgerDto {
   @ApiProperty({ minLength: 1, maxLength: 200 })
@@ -13,10 +14,7 @@ export class CreateLedgerDto {
   @IsIn(MODES)
   mode: Mode;
 
-  @ApiPropertyOptional({ maxLength: 1000 })
-  @IsOptional()
-  @IsString()
-  @Length(0, 1000)
+  @OptionalText(0, 1000, { maxLength: 1000 })
   description?: string;
 
   @OptionalMetadata()

@@ -1,14 +1,10 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDateString, IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { IsDateString, IsString, Length } from 'class-validator';
 import { Mode, MODES } from '../../common/mode';
-import { Nullable } from '@bursar/service-kit';
+import { Nullable, OptionalIn, OptionalText } from '@bursar/service-kit';
 import { OptionalMetadata } from '../../common/optional-metadata.decorator';
 
 export class UpdateLedgerDto {
-  @ApiPropertyOptional({ minLength: 1, maxLength: 200 })
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
+  @OptionalText(1, 200, { minLength: 1, maxLength: 200 })
   name?: string;
 
   @Nullable({ type: 'string', maxLength: 1000 })
@@ -23,8 +19,6 @@ export class UpdateLedgerDto {
   @IsDateString()
   archived_at?: string | null;
 
-  @ApiPropertyOptional({ enum: MODES, description: 'Fixed at creation: a different value is 409 immutable_field' })
-  @IsOptional()
-  @IsIn(MODES)
+  @OptionalIn(MODES, { description: 'Fixed at creation: a different value is 409 immutable_field' })
   mode?: Mode;
 }

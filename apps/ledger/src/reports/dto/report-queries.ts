@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { IsInstant, OptionalInstant } from '../../common/is-instant.decorator';
 import { LedgerSelectionQuery } from '../../common/pagination';
+import { OptionalIn } from '@bursar/service-kit';
 
 export class ReportFormatQuery extends LedgerSelectionQuery {
   @ApiPropertyOptional({ enum: ['json', 'csv'], description: 'csv answers text/csv; an Accept header wins over it' })
@@ -36,9 +37,7 @@ export class PeriodReportQuery extends ReportFormatQuery {
   @OptionalInstant('Exclusive end on value_date (default now)')
   to?: string;
 
-  @ApiPropertyOptional({ enum: GRANULARITIES, description: 'Adds series[] buckets; needs from and to; at most 400 buckets' })
-  @IsOptional()
-  @IsIn(GRANULARITIES)
+  @OptionalIn(GRANULARITIES, { description: 'Adds series[] buckets; needs from and to; at most 400 buckets' })
   granularity?: Granularity;
 }
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
-import { NestedDto, Nullable } from '@bursar/service-kit';
+import { IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { NestedDto, Nullable, OptionalIn } from '@bursar/service-kit';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
 import { CsvMappingDto } from '../../statements/dto/csv-mapping.dto';
 import { OptionalMetadata } from '../../common/optional-metadata.decorator';
@@ -21,9 +21,7 @@ export class UpdateSourceDto {
   @MaxLength(1000)
   description?: string | null;
 
-  @ApiPropertyOptional({ enum: MATCH_STRATEGIES, description: 'Strategy runs on this source use unless they name one' })
-  @IsOptional()
-  @IsIn(MATCH_STRATEGIES)
+  @OptionalIn(MATCH_STRATEGIES, { description: 'Strategy runs on this source use unless they name one' })
   default_strategy?: (typeof MATCH_STRATEGIES)[number];
 
   @ApiPropertyOptional({ minimum: 0, maximum: 31_536_000, description: 'Largest |posting value_date - row occurred_at| a run accepts' })
