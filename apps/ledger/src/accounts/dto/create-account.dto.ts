@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Length, Matches } from 'class-validator';
+import { IsOptional, IsString, Length } from 'class-validator';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
 import {
   ACCOUNT_ID_PATTERN,
@@ -10,14 +10,14 @@ import {
   OVERDRAFT_POLICIES,
   OverdraftPolicy,
 } from '../account-kinds';
-import { CURRENCY_PATTERN } from '../currencies';
 import { ClassificationFieldsDto } from './classification-fields.dto';
 import { OptionalIn, OptionalText } from '@bursar/service-kit';
+import { IsAccountId } from '../account-id.validator';
+import { IsCurrency } from '../currency.validator';
 
 export class CreateAccountDto extends ClassificationFieldsDto {
   @ApiProperty({ description: 'Caller-chosen, immutable, unique in the ledger', pattern: ACCOUNT_ID_PATTERN.source })
-  @IsString()
-  @Matches(ACCOUNT_ID_PATTERN)
+  @IsAccountId()
   id: string;
 
   @ApiProperty()
@@ -29,8 +29,7 @@ export class CreateAccountDto extends ClassificationFieldsDto {
   type?: AccountType;
 
   @ApiProperty({ description: 'Any currency name (fiat, token, POINTS); ticker-shaped names are uppercased' })
-  @IsString()
-  @Matches(CURRENCY_PATTERN)
+  @IsCurrency()
   currency: string;
 
   @OptionalIn(OVERDRAFT_POLICIES, { description: 'Default allowed, or none when the template is balance_non_negative' })
@@ -52,8 +51,7 @@ export class CreateAccountDto extends ClassificationFieldsDto {
 
   @ApiPropertyOptional({ description: 'Parent account id, for category balances' })
   @IsOptional()
-  @IsString()
-  @Matches(ACCOUNT_ID_PATTERN)
+  @IsAccountId()
   parent_id?: string;
 
   @OptionalText(1, 200, { description: 'Pairs with ledgerable_id' })

@@ -1,7 +1,8 @@
-import { Allow, IsString, Length, Matches } from 'class-validator';
-import { ACCOUNT_ID_PATTERN, FUND_CLASSIFICATIONS, FundClassification } from '../account-kinds';
+import { Allow, IsString, Length } from 'class-validator';
+import { FUND_CLASSIFICATIONS, FundClassification } from '../account-kinds';
 import { Nullable, OptionalIn, OptionalText } from '@bursar/service-kit';
 import { OptionalMetadata } from '../../common/optional-metadata.decorator';
+import { IsAccountId } from '../account-id.validator';
 
 /** Settable fields; nullable ones accept null to clear. The fixed fields are accepted only to refuse a change. */
 export class UpdateAccountDto {
@@ -12,8 +13,7 @@ export class UpdateAccountDto {
   metadata?: Record<string, unknown>;
 
   @Nullable()
-  @IsString()
-  @Matches(ACCOUNT_ID_PATTERN)
+  @IsAccountId()
   parent_id?: string | null;
 
   @Nullable()
