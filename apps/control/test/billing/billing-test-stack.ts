@@ -1,7 +1,7 @@
-import { ControlTestApp, startControlTestApp } from '../control-test-app';
+import { ControlTestApp, startIdentifiedTestApp } from '../control-test-app';
 import { createWorkspace } from '../control-fixtures';
 import { FakeBillingProvider, startFakeBillingProvider } from '../billing-provider.fake';
-import { startTestIdentityProvider, TestIdentityProvider } from '../test-identity-provider';
+import type { TestIdentityProvider } from '../test-identity-provider';
 
 /** The webhook signing secret the billing stack's app verifies provider events with. */
 export const BILLING_WEBHOOK_SECRET = 'whsec_billing_test_secret';
@@ -25,9 +25,8 @@ export async function startBillingTestStack(
   label: string,
   { people, slug, env = {} }: { people: string[]; slug: string; env?: Record<string, string> },
 ): Promise<BillingTestStack> {
-  const [idp, fake] = await Promise.all([startTestIdentityProvider(people), startFakeBillingProvider()]);
-  const t = await startControlTestApp(label, {
-    ...idp.env,
+  const fake = await startFakeBillingProvider();
+  const { idp, t, close } = await startIdentifiedTestApp(label, people, {
     BILLING_API_URL: fake.url,
     BILLING_API_KEY: fake.apiKey,
     BILLING_WEBHOOK_SECRET,
@@ -43,8 +42,8 @@ export async function startBillingTestStack(
     tokens,
     workspaceId,
     close: async () => {
-      await t.close();
-      await Promise.all([idp.close(), fake.close()]);
+      await close();
+      await fake.close();
     },
   };
 }
