@@ -2,6 +2,7 @@ import { ServiceTestApp, startServiceTestApp } from '@bursar/testing';
 import { ControlSettings } from '../src/config/control.settings';
 import { controlDataSourceOptions } from '../src/database/control-database';
 import { createControlApp } from '../src/control.app';
+import { startTestIdentityProvider, TestIdentityProvider } from './test-identity-provider';
 
 export type ControlTestApp = ServiceTestApp<ControlSettings>;
 
@@ -16,4 +17,24 @@ export function startControlTestApp(label: string, env: Record<string, string> =
     label,
     env,
   });
+}
+
+/** A control app and the test identity provider it trusts, which knows `people`; closing it stops both. */
+export interface IdentifiedTestApp {
+  t: ControlTestApp;
+  idp: TestIdentityProvider;
+  close(): Promise<void>;
+}
+
+export async function startIdentifiedTestApp(label: string, people: string[], env: Record<string, string> = {}): Promise<IdentifiedTestApp> {
+  const idp = await startTestIdentityProvider(people);
+  const t = await startControlTestApp(label, { ...idp.env, ...env });
+  return {
+    t,
+    idp,
+    close: async () => {
+      await t.close();
+      await idp.close();
+    },
+  };
 }

@@ -1,44 +1,28 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { bearer, createAgent } from './control-fixtures';
-import { ControlTestApp, startControlTestApp } from './control-test-app';
-import { startTestIdentityProvider, TestIdentityProvider } from './test-identity-provider';
+import { IdentifiedTestApp, startIdentifiedTestApp } from './control-test-app';
 
 export const COSIGN_ISSUER = 'https://control.bursar.test';
 
 /** An app with cosigning on and agent throttling out of the way of concurrency tests. */
-export interface DecisionStack {
-  idp: TestIdentityProvider;
-  t: ControlTestApp;
+export interface DecisionStack extends IdentifiedTestApp {
   owner: string;
   slug: string;
   workspaceId: string;
-  close(): Promise<void>;
 }
 
 export async function startDecisionStack(label: string, env: Record<string, string> = {}): Promise<DecisionStack> {
-  const idp = await startTestIdentityProvider(['owner', 'member']);
-  const t = await startControlTestApp(label, {
-    ...idp.env,
+  const app = await startIdentifiedTestApp(label, ['owner', 'member'], {
     COSIGN_ISSUER,
     AGENT_RATE_LIMIT_PER_MINUTE: '100000',
     WORKSPACE_RATE_LIMIT_PER_MINUTE: '100000',
     ...env,
   });
-  const owner = await idp.token('owner');
+  const owner = await app.idp.token('owner');
   const slug = label.replace(/_/g, '-');
-  const res = await request(t.app.getHttpServer()).post('/control/v1/workspaces').set(bearer(owner)).send({ name: label, slug }).expect(201);
-  return {
-    idp,
-    t,
-    owner,
-    slug,
-    workspaceId: res.body.data.id,
-    close: async () => {
-      await t.close();
-      await idp.close();
-    },
-  };
+  const res = await request(app.t.app.getHttpServer()).post('/control/v1/workspaces').set(bearer(owner)).send({ name: label, slug }).expect(201);
+  return { ...app, owner, slug, workspaceId: res.body.data.id };
 }
 
 export interface TestAgent {

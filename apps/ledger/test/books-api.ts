@@ -5,6 +5,11 @@ import { LedgerTestApp, startLedgerTestApp } from './ledger-test-app';
 
 export type Json = Record<string, unknown>;
 
+/** One posting of a transaction body; `extra` adds fields such as `pending` or `tags`. */
+export function leg(direction: 'debit' | 'credit', account: string, amount: string, currency = 'USD', extra: Json = {}): Json {
+  return { account, amount, currency, direction, ...extra };
+}
+
 /** The ledger app for books tests: write rate limit out of the way; DEBUG_LOG=error shows server errors. */
 export function startBooksApp(label: string): Promise<LedgerTestApp> {
   return startLedgerTestApp(label, { LEDGER_RATE_LIMIT_WRITES_PER_SECOND: '100000', LOG_LEVEL: process.env.DEBUG_LOG ?? 'silent' });
@@ -55,19 +60,14 @@ export class BooksApi {
     return res.body.data;
   }
 
+  /** A transaction of `postings` (see `leg`), with any other body fields in `extra`. */
+  book(postings: Json[], extra: Json = {}, key?: string) {
+    return this.post('/transactions', { postings, ...extra }, key);
+  }
+
   /** A two-leg transfer of `amount` from `from` (credited) to `to` (debited). */
   transfer(from: string, to: string, amount: string, currency = 'USD', extra: Json = {}, key?: string) {
-    return this.post(
-      '/transactions',
-      {
-        postings: [
-          { account: to, amount, currency, direction: 'debit' },
-          { account: from, amount, currency, direction: 'credit' },
-        ],
-        ...extra,
-      },
-      key,
-    );
+    return this.book([leg('debit', to, amount, currency), leg('credit', from, amount, currency)], extra, key);
   }
 
   async balance(id: string): Promise<{ posted: string; pending: string; available: string }> {

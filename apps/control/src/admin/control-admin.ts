@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
-import { RootKeys } from '@bursar/crypto';
 import { OperatorCommands, OperatorUsageError, resealAll } from '@bursar/service-kit';
 import { workspacesToVerify } from '../audit-log/audit-log.repository';
 import { verifyAuditLog } from '../audit-log/audit-log.service';
@@ -51,8 +50,7 @@ export async function runControlAdmin(argv: string[], dataSource: DataSource, se
     case 'rotate-secret-key': {
       const size = Number(values['batch-size'] ?? 200);
       if (!Number.isInteger(size) || size < 1 || size > 10_000) throw new OperatorUsageError('--batch-size must be an integer from 1 to 10000');
-      const keys = RootKeys.fromSettings(settings.CONTROL_SECRET_KEY, settings.CONTROL_PREVIOUS_SECRET_KEYS);
-      return resealAll(dataSource, keys, CONTROL_SEALED_COLUMNS, size);
+      return resealAll(dataSource, settings.rootKeys, CONTROL_SEALED_COLUMNS, size);
     }
     case 'verify-log': {
       const workspaces = await workspacesToVerify(dataSource.manager, values.workspace);

@@ -1,29 +1,13 @@
-import { IsInt, IsOptional, IsString, Matches, Min, ValidateIf } from 'class-validator';
-import { RootKeys } from '@bursar/crypto';
-import { IsAes256Key, IsAes256KeyList, IsHttpUrl, IsPort, IsPostgresUrl, ToInt } from '@bursar/service-kit';
+import { IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
+import { IntSetting, IsHttpUrl, IsPort } from '@bursar/service-kit';
 import { WebhookServiceSettings } from '@bursar/queue';
 import { withCosignTiming } from './cosign-timing.settings';
+import { withControlStorage } from './control-storage.settings';
 
 /** Environment of the control service, validated once at boot. */
-export class ControlSettings extends withCosignTiming(WebhookServiceSettings) {
+export class ControlSettings extends withControlStorage(withCosignTiming(WebhookServiceSettings)) {
   @IsPort()
   CONTROL_PORT = 3000;
-
-  @IsPostgresUrl()
-  CONTROL_DATABASE_URL: string;
-
-  /** Root key (base64 of 32 bytes); sealed rows (cosign private keys, webhook secrets) use its HKDF subkey. */
-  @IsAes256Key()
-  CONTROL_SECRET_KEY: string;
-
-  /** Root keys replaced by CONTROL_SECRET_KEY (comma list): values sealed under them still open until re-sealed. */
-  @IsOptional()
-  @IsAes256KeyList()
-  CONTROL_PREVIOUS_SECRET_KEYS?: string;
-
-  get rootKeys(): RootKeys {
-    return RootKeys.fromSettings(this.CONTROL_SECRET_KEY, this.CONTROL_PREVIOUS_SECRET_KEYS);
-  }
 
   /** Issuer of cosignatures; cosigning is off when unset. */
   @IsOptional()
@@ -67,15 +51,11 @@ export class ControlSettings extends withCosignTiming(WebhookServiceSettings) {
   IDENTITY_SIGNIN_API_KEY?: string;
 
   /** How often unused spend tokens past their expiry are marked expired (audit + webhook). */
-  @ToInt()
-  @IsInt()
-  @Min(100)
+  @IntSetting(100)
   SPEND_TOKEN_SWEEP_INTERVAL_MS = 30_000;
 
   /** Requests per minute one agent key may make on /control/v1/agent/*. */
-  @ToInt()
-  @IsInt()
-  @Min(1)
+  @IntSetting(1)
   AGENT_RATE_LIMIT_PER_MINUTE = 1200;
 
   /** Base URL of the billing provider's API (Stripe-shaped: /v1/checkout/sessions, /v1/subscriptions, ...). */
@@ -105,9 +85,7 @@ export class ControlSettings extends withCosignTiming(WebhookServiceSettings) {
   BILLING_RETURN_URL = 'http://localhost:8080/billing';
 
   /** A billing call not answered by then counts as the provider being unreachable (503). */
-  @ToInt()
-  @IsInt()
-  @Min(1)
+  @IntSetting(1)
   BILLING_TIMEOUT_MS = 10_000;
 
   /**
@@ -119,56 +97,38 @@ export class ControlSettings extends withCosignTiming(WebhookServiceSettings) {
   CORS_ALLOWED_ORIGINS?: string;
 
   /** Requests per minute one person (identity) may make on the workspace and invitation routes. */
-  @ToInt()
-  @IsInt()
-  @Min(1)
+  @IntSetting(1)
   WORKSPACE_RATE_LIMIT_PER_MINUTE = 300;
 
   /** A policy backtest over at most this many decisions answers 201 completed; a larger one is queued (202). */
-  @ToInt()
-  @IsInt()
-  @Min(0)
+  @IntSetting(0)
   POLICY_BACKTEST_INLINE_LIMIT = 1000;
 
   /** Decisions a backtest reads per page of history. */
-  @ToInt()
-  @IsInt()
-  @Min(1)
+  @IntSetting(1)
   POLICY_BACKTEST_PAGE_SIZE = 5000;
 
   /** Pause between a backtest's pages, leaving the database to live decisions (0: none). */
-  @ToInt()
-  @IsInt()
-  @Min(0)
+  @IntSetting(0)
   POLICY_BACKTEST_PAGE_DELAY_MS = 0;
 
   /** A running backtest whose worker has not beaten for this long is taken over by another worker. */
-  @ToInt()
-  @IsInt()
-  @Min(1000)
+  @IntSetting(1000)
   POLICY_BACKTEST_STALE_MS = 30_000;
 
   /** How often the audit log sealer appends committed audit events to their workspace's log (0: never, for tests that seal by hand). */
-  @ToInt()
-  @IsInt()
-  @Min(0)
+  @IntSetting(0)
   AUDIT_LOG_SEAL_INTERVAL_MS = 200;
 
   /** How often decisions are folded into the Spending summary's hour and day rollups (0: never, for tests that fold by hand). */
-  @ToInt()
-  @IsInt()
-  @Min(0)
+  @IntSetting(0)
   CONTROL_ROLLUP_FOLD_INTERVAL_MS = 60_000;
 
   /** A workspace's log is signed once it has grown this many entries past its newest checkpoint... */
-  @ToInt()
-  @IsInt()
-  @Min(1)
+  @IntSetting(1)
   AUDIT_LOG_CHECKPOINT_EVERY = 1000;
 
   /** ...or this many seconds after that checkpoint, when it has grown at all. */
-  @ToInt()
-  @IsInt()
-  @Min(1)
+  @IntSetting(1)
   AUDIT_LOG_CHECKPOINT_SECONDS = 60;
 }

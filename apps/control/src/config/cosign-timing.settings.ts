@@ -1,8 +1,6 @@
-import { IsInt, Max, Min, registerDecorator, ValidationArguments } from 'class-validator';
-import { ToInt } from '@bursar/service-kit';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Constructor<T = object> = new (...args: any[]) => T;
+import { IsInt, registerDecorator, ValidationArguments } from 'class-validator';
+import { IntSetting, ToInt } from '@bursar/service-kit';
+import type { Constructor } from './control-storage.settings';
 
 /** The timing fields of cosigning keys, as validated. */
 export interface CosignTiming {
@@ -37,16 +35,11 @@ function OutlastsPublication() {
 export function withCosignTiming<B extends Constructor>(Base: B) {
   class WithCosignTiming extends Base implements CosignTiming {
     /** How long a replica uses the key set it loaded before reading it again (a rotation reaches it within this). */
-    @ToInt()
-    @IsInt()
-    @Min(1000)
+    @IntSetting(1000)
     COSIGN_KEY_RELOAD_MS = 30_000;
 
     /** `Cache-Control: max-age` of `/.well-known/jwks.json`: how long an executor may keep a copy. */
-    @ToInt()
-    @IsInt()
-    @Min(0)
-    @Max(3600)
+    @IntSetting(0, 3600)
     COSIGN_JWKS_MAX_AGE_SECONDS = 60;
 
     /**

@@ -1,5 +1,5 @@
-import { IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
-import { CommonSettings, IsHttpUrl, IsPort, ToInt } from '@bursar/service-kit';
+import { IsOptional, IsString, Length, Matches } from 'class-validator';
+import { CommonSettings, IntSetting, IsHttpUrl, IsPort } from '@bursar/service-kit';
 
 /** Environment of the development identity provider (`pnpm start` runs it when no IDENTITY_ISSUER is set). */
 export class DevIdentitySettings extends CommonSettings {
@@ -23,10 +23,7 @@ export class DevIdentitySettings extends CommonSettings {
   DEV_IDENTITY_AUDIENCE = 'urn:bursar:control';
 
   /** Lifetime of the console's access tokens; it refreshes them shortly before they expire. */
-  @ToInt()
-  @IsInt()
-  @Min(5)
-  @Max(86_400)
+  @IntSetting(5, 86_400)
   DEV_IDENTITY_ACCESS_TOKEN_TTL_SECONDS = 900;
 
   /** Comma-separated redirect URIs of the console's sign-in (the console's own address, as browsers reach it). */

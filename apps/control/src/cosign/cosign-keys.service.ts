@@ -2,12 +2,12 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { type CreatedSigningKey, type SigningKey, SigningKeyRing } from '@bursar/service-kit';
 import type { KeyObject } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { type JWK, RootKeys } from '@bursar/crypto';
+import type { JWK } from '@bursar/crypto';
 import { ControlSettings } from '../config/control.settings';
 
 export type CreatedCosignKey = CreatedSigningKey;
 
-export type CosignKeysSettings = Pick<ControlSettings, 'CONTROL_SECRET_KEY' | 'CONTROL_PREVIOUS_SECRET_KEYS' | 'COSIGN_KEY_RELOAD_MS' | 'COSIGN_KEY_ACTIVATION_DELAY_MS'> &
+export type CosignKeysSettings = Pick<ControlSettings, 'rootKeys' | 'COSIGN_KEY_RELOAD_MS' | 'COSIGN_KEY_ACTIVATION_DELAY_MS'> &
   Partial<Pick<ControlSettings, 'COSIGN_ISSUER'>>;
 
 /** The AAD binds a sealed private key to its kid, so sealed values cannot be swapped between rows. */
@@ -29,7 +29,7 @@ export class CosignKeysService implements OnModuleInit {
     this.ring = new SigningKeyRing(dataSource, {
       table: 'cosign_keys',
       aad: cosignKeyAad,
-      box: RootKeys.fromSettings(settings.CONTROL_SECRET_KEY, settings.CONTROL_PREVIOUS_SECRET_KEYS).sealedRows(),
+      box: settings.rootKeys.sealedRows(),
       reloadMs: settings.COSIGN_KEY_RELOAD_MS,
       activationDelayMs: settings.COSIGN_KEY_ACTIVATION_DELAY_MS,
     });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ControlSettings } from '../config/control.settings';
 import { signEs256, verifyEs256 } from '@bursar/crypto';
+import type { IntentFrame } from '../decisions/decision-inputs';
 import { CosignKeysService } from './cosign-keys.service';
 import { CosignaturesRepository, SpendableIntent } from './cosignatures.repository';
 
@@ -22,15 +23,8 @@ export type InvalidReason = (typeof INVALID_REASONS)[number];
 
 /** What a cosignature asserts, besides the registered claims. */
 // A type alias (not an interface) so it fits jose's payload type.
-export type CosignSubject = {
+export type CosignSubject = IntentFrame & {
   intent_id: string;
-  workspace_id: string;
-  agent_id: string;
-  budget_id: string;
-  action_type: string;
-  resource: string | null;
-  amount_cents: number;
-  currency: string;
   policy_version: string;
   frame_hash: string;
 };

@@ -79,8 +79,11 @@ export function tokenCounters(token: SpendToken, now: number): TokenCounters {
   return { id: token.id, status: effectiveStatus(token, new Date(now)), amount_ceiling_cents: token.amount_ceiling_cents, counterparty: token.counterparty };
 }
 
+/** The columns of an intent that say what was asked: what the engine evaluates and a cosignature asserts. */
+export type IntentFrame = Pick<Intent, 'workspace_id' | 'agent_id' | 'budget_id' | 'action_type' | 'resource' | 'amount_cents' | 'currency'>;
+
 /** The request frame of a recorded intent: its own columns, as the engine evaluated them. */
-export function frameOf(intent: Pick<Intent, 'workspace_id' | 'agent_id' | 'budget_id' | 'action_type' | 'resource' | 'amount_cents' | 'currency' | 'metadata'>): EvaluatedAction {
+export function frameOf(intent: IntentFrame & Pick<Intent, 'metadata'>): EvaluatedAction {
   return {
     workspace_id: intent.workspace_id,
     agent_id: intent.agent_id,

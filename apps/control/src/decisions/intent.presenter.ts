@@ -1,17 +1,12 @@
 import type { Decision } from './decision';
+import { frameOf } from './decision-inputs';
 import { Intent } from './intent.entity';
 
 /** An action intent as the reference shapes it. */
 export function presentActionIntent(intent: Intent) {
   return {
     id: intent.id,
-    workspace_id: intent.workspace_id,
-    agent_id: intent.agent_id,
-    budget_id: intent.budget_id,
-    action_type: intent.action_type,
-    resource: intent.resource,
-    cost_cents: intent.amount_cents,
-    currency: intent.currency,
+    ...frameOf(intent),
     state: intent.state,
     idempotency_key: intent.idempotency_key,
     trace_id: intent.trace_id,
@@ -20,7 +15,6 @@ export function presentActionIntent(intent: Intent) {
     resolved_by_sub: intent.resolved_by_sub,
     resolved_at: intent.resolved_at,
     decision: intent.decision,
-    metadata: intent.metadata,
     created_at: intent.created_at,
     updated_at: intent.updated_at,
   };

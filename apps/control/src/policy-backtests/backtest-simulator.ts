@@ -3,7 +3,7 @@ import type { AgentMode } from '../agents/agent-key';
 import { outcomeCounts } from '../decisions/counted-intents';
 import type { Outcome } from '../decisions/decision';
 import { applySettlement, decideVerdict, DecisionVerdict } from '../decisions/decision-engine';
-import { BudgetCounters, DecisionCounters, frameOf, RecordedInputs, RecordedWindow, TokenCounters } from '../decisions/decision-inputs';
+import { BudgetCounters, DecisionCounters, frameOf, IntentFrame, RecordedInputs, RecordedWindow, TokenCounters } from '../decisions/decision-inputs';
 import type { Remedy } from '../decisions/remedies';
 import { actionTypeMatcher } from '../policies/action-types';
 import type { WindowSpec, WindowUsage } from '../policies/policy-compiler';
@@ -12,15 +12,8 @@ import type { LoadedPolicies } from '../policies/policy-engine.service';
 export type BacktestMode = 'sequential' | 'independent';
 
 /** One recorded intent as a backtest reads it, in (agent, created_at, id) order. */
-export interface HistoryRecord {
+export interface HistoryRecord extends IntentFrame {
   id: string;
-  workspace_id: string;
-  agent_id: string;
-  budget_id: string;
-  action_type: string;
-  resource: string | null;
-  amount_cents: number;
-  currency: string;
   metadata: Record<string, unknown>;
   /** created_at (ms). */
   at: number;

@@ -1,12 +1,10 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { ControlTestApp, startControlTestApp } from '../control-test-app';
+import { IdentifiedTestApp, startIdentifiedTestApp } from '../control-test-app';
 import { bearer, createAgent, createWorkspace, seatMember } from '../control-fixtures';
-import { startTestIdentityProvider, TestIdentityProvider } from '../test-identity-provider';
 
 describe('agents and their keys', () => {
-  let idp: TestIdentityProvider;
-  let t: ControlTestApp;
+  let s: IdentifiedTestApp;
   let owner: string;
   let admin: string;
   let member: string;
@@ -15,19 +13,15 @@ describe('agents and their keys', () => {
   const base = `/control/v1/workspaces/${slug}/agents`;
 
   beforeAll(async () => {
-    idp = await startTestIdentityProvider(['owner', 'admin', 'member', 'outsider']);
-    t = await startControlTestApp('agents', idp.env);
-    [owner, admin, member, outsider] = await Promise.all(['owner', 'admin', 'member', 'outsider'].map((sub) => idp.token(sub)));
-    const workspace = await createWorkspace(t.app, owner, { name: 'Fleet', slug });
-    await seatMember(t.app, workspace.id, 'admin', 'admin');
-    await seatMember(t.app, workspace.id, 'member', 'member');
+    s = await startIdentifiedTestApp('agents', ['owner', 'admin', 'member', 'outsider']);
+    [owner, admin, member, outsider] = await Promise.all(['owner', 'admin', 'member', 'outsider'].map((sub) => s.idp.token(sub)));
+    const workspace = await createWorkspace(s.t.app, owner, { name: 'Fleet', slug });
+    await seatMember(s.t.app, workspace.id, 'admin', 'admin');
+    await seatMember(s.t.app, workspace.id, 'member', 'member');
   });
-  afterAll(async () => {
-    await t.close();
-    await idp.close();
-  });
+  afterAll(() => s.close());
 
-  const http = () => request(t.app.getHttpServer());
+  const http = () => request(s.t.app.getHttpServer());
   const budgetCall = (key?: string) => {
     const req = http().post('/control/v1/agent/budgets');
     return (key ? req.set(bearer(key)) : req).send({ budget_cents: 100 });
@@ -54,7 +48,7 @@ describe('agents and their keys', () => {
       api_key: expect.stringMatching(/^krt_live_[A-Za-z0-9_-]{43}$/),
       starter_policy: expect.objectContaining({ agent_id: agent.id, status: 'active', per_transaction_cap_cents: 50000, approval_threshold_cents: 10000 }),
     });
-    const [row] = await t.app.get(DataSource).query(`SELECT key_digest, key_lookup FROM agents WHERE id = $1`, [agent.id]);
+    const [row] = await s.t.app.get(DataSource).query(`SELECT key_digest, key_lookup FROM agents WHERE id = $1`, [agent.id]);
     expect(row.key_digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(JSON.stringify(row)).not.toContain(agent.api_key);
 
@@ -64,25 +58,25 @@ describe('agents and their keys', () => {
     expect(listed.body.data.map((a: { id: string }) => a.id)).toContain(agent.id);
     expect(JSON.stringify(listed.body)).not.toContain(agent.api_key);
 
-    const [event] = await t.app.get(DataSource).query(`SELECT snapshot FROM audit_events WHERE subject_id = $1`, [agent.id]);
+    const [event] = await s.t.app.get(DataSource).query(`SELECT snapshot FROM audit_events WHERE subject_id = $1`, [agent.id]);
     expect(JSON.stringify(event.snapshot)).not.toContain(agent.api_key);
   });
 
   it('skips the starter policy on request, and the agent then has no policy at all', async () => {
     const res = await http().post(base).set(bearer(admin)).send({ name: 'bare', skip_starter_policy: true }).expect(201);
     expect(res.body.data.starter_policy).toBeNull();
-    const [{ n }] = await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM policies WHERE agent_id = $1`, [res.body.data.id]);
+    const [{ n }] = await s.t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM policies WHERE agent_id = $1`, [res.body.data.id]);
     expect(n).toBe(0);
   });
 
   it('defaults to a test agent with no scopes and no ceiling', async () => {
-    const agent = await createAgent(t.app, owner, slug);
+    const agent = await createAgent(s.t.app, owner, slug);
     expect(agent).toMatchObject({ mode: 'test', status: 'active', scopes: [], max_budget_cents: null });
     expect(agent.api_key).toMatch(/^krt_test_/);
   });
 
   it('lets a member read agents but not write them (403 insufficient_role)', async () => {
-    const agent = await createAgent(t.app, owner, slug);
+    const agent = await createAgent(s.t.app, owner, slug);
     for (const req of [http().post(base).send({ name: 'x' }), http().patch(`${base}/${agent.id}`).send({ name: 'y' })]) {
       const res = await req.set(bearer(member)).expect(403);
       expect(res.body).toEqual({ error: { message: expect.any(String), code: 'insufficient_role', hint: expect.any(String) } });
@@ -101,7 +95,7 @@ describe('agents and their keys', () => {
     [{ name: 'x', max_budget_cents: -1 }, 'max_budget_cents'],
     [{ name: 'x', max_budget_cents: 1.5 }, 'max_budget_cents'],
   ])('refuses %j with 422 and writes nothing', async (body, field) => {
-    const count = () => t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM agents`);
+    const count = () => s.t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM agents`);
     const before = await count();
     const res = await http().post(base).set(bearer(owner)).send(body).expect(422);
     expect(res.body.error).toEqual({ message: expect.stringContaining(field), code: null, hint: expect.any(String), param: expect.stringContaining(field), details: { fields: expect.any(Object) } });
@@ -109,14 +103,14 @@ describe('agents and their keys', () => {
   });
 
   it('answers 404 for an agent of another workspace', async () => {
-    await createWorkspace(t.app, outsider, { name: 'Elsewhere', slug: 'elsewhere' });
-    const foreign = await createAgent(t.app, outsider, 'elsewhere');
+    await createWorkspace(s.t.app, outsider, { name: 'Elsewhere', slug: 'elsewhere' });
+    const foreign = await createAgent(s.t.app, outsider, 'elsewhere');
     await http().get(`${base}/${foreign.id}`).set(bearer(owner)).expect(404);
     await http().patch(`${base}/${foreign.id}`).set(bearer(owner)).send({ name: 'mine' }).expect(404);
   });
 
   it('updates name, scopes and ceiling, and clears the ceiling with null', async () => {
-    const agent = await createAgent(t.app, owner, slug, { max_budget_cents: 100 });
+    const agent = await createAgent(s.t.app, owner, slug, { max_budget_cents: 100 });
     const res = await http()
       .patch(`${base}/${agent.id}`)
       .set(bearer(admin))
@@ -129,7 +123,7 @@ describe('agents and their keys', () => {
   });
 
   it('authenticates agent routes by key only', async () => {
-    const agent = await createAgent(t.app, owner, slug);
+    const agent = await createAgent(s.t.app, owner, slug);
     expect((await budgetCall().expect(401)).body.error.code).toBe('runtime_key_required');
     for (const key of ['krt_test_short', `${agent.api_key.slice(0, -1)}x`, owner, 'sk_whatever']) {
       const res = await budgetCall(key).expect(401);
@@ -142,7 +136,7 @@ describe('agents and their keys', () => {
   });
 
   it('locks a suspended agent out until reactivated, and a revoked one for good', async () => {
-    const agent = await createAgent(t.app, owner, slug);
+    const agent = await createAgent(s.t.app, owner, slug);
     const patch = (status: string) => http().patch(`${base}/${agent.id}`).set(bearer(owner)).send({ status });
 
     expect((await patch('suspended').expect(200)).body.data.status).toBe('suspended');
@@ -154,7 +148,7 @@ describe('agents and their keys', () => {
     expect((await budgetCall(agent.api_key).expect(401)).body.error.code).toBe('invalid_runtime_key');
     expect((await patch('active').expect(422)).body.error.code).toBeNull();
 
-    const actions = await t.app
+    const actions = await s.t.app
       .get(DataSource)
       .query(`SELECT action FROM audit_events WHERE subject_id = $1 ORDER BY created_at`, [agent.id]);
     expect(actions.map((e: { action: string }) => e.action)).toEqual([

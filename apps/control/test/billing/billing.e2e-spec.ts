@@ -3,52 +3,35 @@ import { DataSource } from 'typeorm';
 import { signPayload } from '@bursar/crypto';
 import { ControlTestApp, startControlTestApp } from '../control-test-app';
 import { bearer, createAgent, createWorkspace, seatMember } from '../control-fixtures';
-import { FakeBillingProvider, FakeSubscription, startFakeBillingProvider } from '../billing-provider.fake';
+import type { FakeSubscription } from '../billing-provider.fake';
+import { BILLING_WEBHOOK_SECRET, BillingTestStack, startBillingTestStack } from './billing-test-stack';
 import { BILLING_API_VERSION } from '../../src/billing/billing-provider.client';
 import { startTestIdentityProvider, TestIdentityProvider } from '../test-identity-provider';
 
-const SECRET = 'whsec_billing_test_secret';
 const unix = (ms = Date.now()) => Math.floor(ms / 1000);
 const DAY = 86_400;
 
 describe('billing', () => {
-  let idp: TestIdentityProvider;
-  let fake: FakeBillingProvider;
-  let t: ControlTestApp;
-  let workspaceId: string;
-  const tokens: Record<string, string> = {};
+  let s: BillingTestStack;
   let eventSeq = 0;
 
   beforeAll(async () => {
-    const people = ['olga', 'adam', 'mia', 'stranger'];
-    [idp, fake] = await Promise.all([startTestIdentityProvider(people), startFakeBillingProvider()]);
-    t = await startControlTestApp('billing', {
-      ...idp.env,
-      BILLING_API_URL: fake.url,
-      BILLING_API_KEY: fake.apiKey,
-      BILLING_WEBHOOK_SECRET: SECRET,
-      BILLING_TIMEOUT_MS: '300',
-    });
-    for (const p of people) tokens[p] = await idp.token(p);
-    workspaceId = (await createWorkspace(t.app, tokens.olga, { name: 'Shop', slug: 'shop' })).id;
-    await seatMember(t.app, workspaceId, 'adam', 'admin');
-    await seatMember(t.app, workspaceId, 'mia', 'member');
+    s = await startBillingTestStack('billing', { people: ['olga', 'adam', 'mia', 'stranger'], slug: 'shop', env: { BILLING_TIMEOUT_MS: '300' } });
+    await seatMember(s.t.app, s.workspaceId, 'adam', 'admin');
+    await seatMember(s.t.app, s.workspaceId, 'mia', 'member');
   });
-  afterAll(async () => {
-    await t.close();
-    await Promise.all([idp.close(), fake.close()]);
-  });
+  afterAll(() => s.close());
   afterEach(() => {
-    fake.mode = 'up';
+    s.fake.mode = 'up';
   });
 
-  const http = () => request(t.app.getHttpServer());
+  const http = () => request(s.t.app.getHttpServer());
   const base = '/control/v1/workspaces/shop/billing';
-  const post = (path: string, body: object = {}, as = 'olga') => http().post(`${base}${path}`).set(bearer(tokens[as])).send(body);
-  const overview = async () => (await http().get(base).set(bearer(tokens.olga)).expect(200)).body.data;
-  const lastCall = () => fake.calls[fake.calls.length - 1];
+  const post = (path: string, body: object = {}, as = 'olga') => http().post(`${base}${path}`).set(bearer(s.tokens[as])).send(body);
+  const overview = async () => (await http().get(base).set(bearer(s.tokens.olga)).expect(200)).body.data;
+  const lastCall = () => s.fake.calls[s.fake.calls.length - 1];
   const audits = async (action: string) =>
-    (await http().get(`/control/v1/workspaces/shop/audit_events?action=${action}`).set(bearer(tokens.olga)).expect(200)).body.data as {
+    (await http().get(`/control/v1/workspaces/shop/audit_events?action=${action}`).set(bearer(s.tokens.olga)).expect(200)).body.data as {
       subject_type: string;
       snapshot: Record<string, unknown>;
     }[];
@@ -61,9 +44,9 @@ describe('billing', () => {
   const event = (type: string, object: object, created = unix()) =>
     // Pretty-printed on purpose: the HMAC must be checked over these exact bytes, not a re-serialisation.
     JSON.stringify({ id: `evt_${++eventSeq}`, type, created, data: { object } }, null, 2);
-  const signed = (body: string, at = unix()) => deliver(body, signPayload(body, SECRET, at));
+  const signed = (body: string, at = unix()) => deliver(body, signPayload(body, BILLING_WEBHOOK_SECRET, at));
 
-  const fakeSub = () => fake.subscriptions.get('sub_1') as FakeSubscription;
+  const fakeSub = () => s.fake.subscriptions.get('sub_1') as FakeSubscription;
   const subscription = (over: Partial<FakeSubscription>): FakeSubscription => ({
     id: 'sub_1',
     customer: 'cus_1',
@@ -71,7 +54,7 @@ describe('billing', () => {
     cancel_at_period_end: false,
     current_period_start: unix() - DAY,
     current_period_end: unix() + 29 * DAY,
-    metadata: { workspace_id: workspaceId },
+    metadata: { workspace_id: s.workspaceId },
     items: { data: [{ id: 'si_1', price: { id: 'price_growth' } }] },
     ...over,
   });
@@ -83,7 +66,7 @@ describe('billing', () => {
   let budgetId: string;
 
   it('shows the sandbox overview with the period usage and the plan catalogue before anything is bought', async () => {
-    agentKey = (await createAgent(t.app, tokens.olga, 'shop')).api_key;
+    agentKey = (await createAgent(s.t.app, s.tokens.olga, 'shop')).api_key;
     budgetId = (await http().post('/control/v1/agent/budgets').set(bearer(agentKey)).send({ budget_cents: 100_000 }).expect(201)).body.data.id;
     await pay(2_000).expect(201);
     await pay(20_000).expect(202);
@@ -121,17 +104,17 @@ describe('billing', () => {
   });
 
   it('lets every member read, keeps writes to manage_members, and hides the workspace from outsiders', async () => {
-    await http().get(base).set(bearer(tokens.mia)).expect(200);
+    await http().get(base).set(bearer(s.tokens.mia)).expect(200);
     for (const who of ['mia', 'adam']) {
       for (const path of ['/checkout', '/packs', '/portal', '/cancel', '/refresh']) {
         const res = await post(path, path === '/packs' ? { units: 1 } : { plan: 'build' }, who).expect(403);
         expect(res.body.error).toEqual({ message: expect.any(String), code: 'insufficient_role', hint: expect.any(String) });
       }
     }
-    expect((await http().get(base).set(bearer(tokens.stranger)).expect(404)).body.error.code).toBeNull();
+    expect((await http().get(base).set(bearer(s.tokens.stranger)).expect(404)).body.error.code).toBeNull();
     await post('/checkout', { plan: 'build' }, 'stranger').expect(404);
     expect((await http().get(base).expect(401)).body.error.code).toBe('identity_token_required');
-    expect(fake.calls).toHaveLength(0);
+    expect(s.fake.calls).toHaveLength(0);
   });
 
   it('refuses bad checkout and pack bodies with 400 or 422, never a 5xx, and calls nobody', async () => {
@@ -142,25 +125,25 @@ describe('billing', () => {
     await post('/checkout', { plan: 'enterprise' }).expect(422);
     for (const units of [0, 201, 1.5, '3', null]) await post('/packs', { units }).expect(422);
     await post('/packs', {}).expect(400);
-    await http().post(`${base}/checkout`).set(bearer(tokens.olga)).set('Content-Type', 'application/json').send('{"plan":').expect(400);
+    await http().post(`${base}/checkout`).set(bearer(s.tokens.olga)).set('Content-Type', 'application/json').send('{"plan":').expect(400);
     await post('/portal').expect(422);
     await post('/cancel').expect(422);
-    expect(fake.calls).toHaveLength(0);
+    expect(s.fake.calls).toHaveLength(0);
   });
 
   it('answers 503 billing_unavailable with Retry-After when the provider is down or too slow, writing nothing', async () => {
     for (const mode of ['down', 'hang'] as const) {
-      fake.mode = mode;
+      s.fake.mode = mode;
       const res = await post('/checkout', { plan: 'growth' }).expect(503);
       expect(res.body.error).toEqual({ message: expect.any(String), code: 'billing_unavailable', hint: expect.any(String) });
       expect(res.headers['retry-after']).toBe('30');
       expect((await post('/packs', { units: 2 }).expect(503)).body.error.code).toBe('billing_unavailable');
     }
     expect(await audits('billing.checkout.started')).toHaveLength(0);
-    const [{ n }] = await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM billing_checkouts`);
+    const [{ n }] = await s.t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM billing_checkouts`);
     expect(n).toBe(0);
     // The overview is local state and authorization never asks billing: both go on while the provider is away.
-    fake.mode = 'down';
+    s.fake.mode = 'down';
     expect((await overview()).plan).toBe('sandbox');
     await pay(1_000).expect(201);
   });
@@ -174,14 +157,14 @@ describe('billing', () => {
     expect(lastCall()).toMatchObject({
       method: 'POST',
       path: '/v1/checkout/sessions',
-      authorization: `Bearer ${fake.apiKey}`,
+      authorization: `Bearer ${s.fake.apiKey}`,
       form: {
         mode: 'subscription',
         'line_items[0][price]': 'price_growth',
         'line_items[0][quantity]': '1',
         customer_email: 'billing@shop.example',
-        client_reference_id: workspaceId,
-        'metadata[workspace_id]': workspaceId,
+        client_reference_id: s.workspaceId,
+        'metadata[workspace_id]': s.workspaceId,
       },
     });
     const [audit] = await audits('billing.checkout.started');
@@ -193,13 +176,13 @@ describe('billing', () => {
   });
 
   it('calls the provider through its SDK: pinned API version, and one idempotency key per request that a retry reuses', async () => {
-    const before = fake.calls.length;
+    const before = s.fake.calls.length;
     const countBefore = (await audits('billing.checkout.started')).length;
     const retry = () => post('/checkout', { plan: 'scale' }).set('X-Request-Id', 'req_billing_retry_1').expect(201);
     const first = await retry();
     const second = await retry();
     const other = await post('/checkout', { plan: 'scale' }).expect(201);
-    const calls = fake.calls.slice(before);
+    const calls = s.fake.calls.slice(before);
     expect(calls).toHaveLength(3);
     for (const call of calls) {
       expect(call).toMatchObject({ method: 'POST', path: '/v1/checkout/sessions', stripeVersion: BILLING_API_VERSION, idempotencyKey: expect.stringMatching(/^bursar-checkout-/) });
@@ -220,9 +203,9 @@ describe('billing', () => {
         deliver(body),
         deliver(body, 'garbage'),
         deliver(body, signPayload(body, 'whsec_someone_else')),
-        deliver(body.replace('"paid"', '"unpaid"'), signPayload(body, SECRET)),
-        deliver(body, signPayload(body, SECRET, unix() - 301)),
-        deliver(body, signPayload(body, SECRET, unix() + 301)),
+        deliver(body.replace('"paid"', '"unpaid"'), signPayload(body, BILLING_WEBHOOK_SECRET)),
+        deliver(body, signPayload(body, BILLING_WEBHOOK_SECRET, unix() - 301)),
+        deliver(body, signPayload(body, BILLING_WEBHOOK_SECRET, unix() + 301)),
       ];
       for (const res of await Promise.all(cases)) {
         expect(res.status).toBe(401);
@@ -244,7 +227,7 @@ describe('billing', () => {
 
     it('applies a completed checkout once, however often and concurrently it is delivered', async () => {
       const body = event('checkout.session.completed', { id: checkoutId, customer: 'cus_1', subscription: 'sub_1', payment_status: 'paid' });
-      const signature = signPayload(body, SECRET);
+      const signature = signPayload(body, BILLING_WEBHOOK_SECRET);
       const results = await Promise.all(Array.from({ length: 5 }, () => deliver(body, signature)));
       expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
       expect(results.filter((r) => r.body.data.duplicate === false)).toHaveLength(1);
@@ -260,7 +243,7 @@ describe('billing', () => {
     it('follows subscription updates, ignoring ones older than the state applied', async () => {
       const start = unix() - 2 * DAY;
       const end = unix() + 28 * DAY;
-      fake.subscriptions.set('sub_1', subscription({ current_period_start: start, current_period_end: end }));
+      s.fake.subscriptions.set('sub_1', subscription({ current_period_start: start, current_period_end: end }));
       const update = subscription({ current_period_start: start, current_period_end: end, items: { data: [{ id: 'si_1', price: { id: 'price_scale' } }] } });
       await signed(event('customer.subscription.updated', update)).expect(200);
       let data = await overview();
@@ -271,22 +254,22 @@ describe('billing', () => {
       await signed(event('customer.subscription.updated', stale, unix() - 3600)).expect(200);
       data = await overview();
       expect(data).toMatchObject({ plan: 'scale', subscription: { status: 'active' } });
-      // Put the fake back in line with what the workspace now holds.
+      // Put the s.fake back in line with what the workspace now holds.
       fakeSub().items.data[0].price.id = 'price_scale';
     });
 
     it('acknowledges and ignores a checkout that would hand another workspace the subscription shop holds', async () => {
-      await createWorkspace(t.app, tokens.olga, { name: 'Other', slug: 'other' });
-      const started = await http().post('/control/v1/workspaces/other/billing/checkout').set(bearer(tokens.olga)).send({ plan: 'build' }).expect(201);
+      await createWorkspace(s.t.app, s.tokens.olga, { name: 'Other', slug: 'other' });
+      const started = await http().post('/control/v1/workspaces/other/billing/checkout').set(bearer(s.tokens.olga)).send({ plan: 'build' }).expect(201);
       const body = event('checkout.session.completed', { id: started.body.data.checkout_id, customer: 'cus_2', subscription: 'sub_1', payment_status: 'paid' });
       const res = await signed(body).expect(200);
       expect(res.body.data).toMatchObject({ duplicate: false, ignored: true });
       // Recorded, so the provider's redelivery is a plain duplicate; nothing moved in either workspace.
-      expect((await deliver(body, signPayload(body, SECRET)).expect(200)).body.data).toMatchObject({ duplicate: true, ignored: false });
-      const other = (await http().get('/control/v1/workspaces/other/billing').set(bearer(tokens.olga)).expect(200)).body.data;
+      expect((await deliver(body, signPayload(body, BILLING_WEBHOOK_SECRET)).expect(200)).body.data).toMatchObject({ duplicate: true, ignored: false });
+      const other = (await http().get('/control/v1/workspaces/other/billing').set(bearer(s.tokens.olga)).expect(200)).body.data;
       expect(other).toMatchObject({ plan: 'sandbox', subscription: null });
       expect((await overview()).subscription).toMatchObject({ id: 'sub_1', plan: 'scale' });
-      const [checkout] = await t.app.get(DataSource).query(`SELECT status FROM billing_checkouts WHERE id = $1`, [started.body.data.checkout_id]);
+      const [checkout] = await s.t.app.get(DataSource).query(`SELECT status FROM billing_checkouts WHERE id = $1`, [started.body.data.checkout_id]);
       expect(checkout.status).toBe('open');
     });
   });
@@ -296,9 +279,9 @@ describe('billing', () => {
     expect(res.body).toEqual({ data: { plan_changed: true, plan: 'build', status: 'active' } });
     expect(lastCall()).toMatchObject({ method: 'POST', path: '/v1/subscriptions/sub_1', form: { 'items[0][id]': 'si_1', 'items[0][price]': 'price_build' } });
     expect((await overview()).plan).toBe('build');
-    const calls = fake.calls.length;
+    const calls = s.fake.calls.length;
     expect((await post('/checkout', { plan: 'build' }).expect(201)).body.data).toEqual({ plan_changed: false, plan: 'build', status: 'active' });
-    expect(fake.calls).toHaveLength(calls);
+    expect(s.fake.calls).toHaveLength(calls);
     expect((await audits('billing.plan.changed'))[0].snapshot).toMatchObject({ plan: 'build', previous_plan: 'scale' });
   });
 
@@ -320,7 +303,7 @@ describe('billing', () => {
   it('opens the customer portal for a billed workspace', async () => {
     const res = await post('/portal').expect(200);
     expect(res.body).toEqual({ data: { portal_url: 'https://portal.fake/cus_1' } });
-    fake.mode = 'hang';
+    s.fake.mode = 'hang';
     expect((await post('/portal').expect(503)).body.error.code).toBe('billing_unavailable');
   });
 
@@ -329,10 +312,10 @@ describe('billing', () => {
     fakeSub().items.data[0].price.id = 'price_build';
     let res = await post('/refresh').expect(200);
     expect(res.body.data).toMatchObject({ plan: 'build', subscription: { status: 'past_due' } });
-    fake.mode = 'down';
+    s.fake.mode = 'down';
     expect((await post('/refresh').expect(503)).body.error.code).toBe('billing_unavailable');
     expect((await post('/cancel').expect(503)).body.error.code).toBe('billing_unavailable');
-    fake.mode = 'up';
+    s.fake.mode = 'up';
     res = await post('/cancel').expect(200);
     expect(res.body.data).toMatchObject({ plan: 'build', subscription: { id: 'sub_1', cancel_at_period_end: true } });
     expect(lastCall()).toMatchObject({ path: '/v1/subscriptions/sub_1', form: { cancel_at_period_end: 'true' } });
@@ -353,9 +336,9 @@ describe('billing', () => {
   });
 
   it('exports the billing records with the workspace, and no credential', async () => {
-    const doc = (await http().get('/control/v1/workspaces/shop/export').set(bearer(tokens.olga)).expect(200)).body.data;
+    const doc = (await http().get('/control/v1/workspaces/shop/export').set(bearer(s.tokens.olga)).expect(200)).body.data;
     expect(doc.counts).toMatchObject({ billing_accounts: 1, billing_checkouts: doc.billing_checkouts.length, billing_events: doc.billing_events.length });
-    expect(doc.billing_accounts[0]).toMatchObject({ workspace_id: workspaceId, plan: 'sandbox', customer_id: 'cus_1' });
+    expect(doc.billing_accounts[0]).toMatchObject({ workspace_id: s.workspaceId, plan: 'sandbox', customer_id: 'cus_1' });
     expect(doc.billing_checkouts.map((c: { kind: string; status: string }) => [c.kind, c.status])).toEqual(
       expect.arrayContaining([
         ['subscription', 'completed'],
@@ -363,9 +346,9 @@ describe('billing', () => {
       ]),
     );
     expect(doc.billing_events.length).toBeGreaterThan(3);
-    expect(doc.billing_events.every((e: { workspace_id: string }) => e.workspace_id === workspaceId)).toBe(true);
+    expect(doc.billing_events.every((e: { workspace_id: string }) => e.workspace_id === s.workspaceId)).toBe(true);
     const text = JSON.stringify(doc);
-    for (const secret of [SECRET, fake.apiKey]) expect(text).not.toContain(secret);
+    for (const secret of [BILLING_WEBHOOK_SECRET, s.fake.apiKey]) expect(text).not.toContain(secret);
   });
 
   it('documents the routes and the webhook payload in OpenAPI', async () => {

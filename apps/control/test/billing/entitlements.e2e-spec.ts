@@ -1,44 +1,30 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { signPayload } from '@bursar/crypto';
-import { ControlTestApp, startControlTestApp } from '../control-test-app';
-import { bearer, createWorkspace } from '../control-fixtures';
-import { FakeBillingProvider, startFakeBillingProvider } from '../billing-provider.fake';
-import { startTestIdentityProvider, TestIdentityProvider } from '../test-identity-provider';
+import { bearer } from '../control-fixtures';
+import { BILLING_WEBHOOK_SECRET, BillingTestStack, startBillingTestStack } from './billing-test-stack';
 
-const SECRET = 'whsec_entitlements_secret';
 const unix = () => Math.floor(Date.now() / 1000);
 
 /** Sandbox allows 3 agents, 3 members and test agents only; paid plans lift that. Billing never gates authorization. */
 describe('plan entitlements', () => {
-  let idp: TestIdentityProvider;
-  let fake: FakeBillingProvider;
-  let t: ControlTestApp;
-  let workspaceId: string;
-  const tokens: Record<string, string> = {};
+  let s: BillingTestStack;
   let eventSeq = 0;
 
   beforeAll(async () => {
-    const people = ['olga', 'p1', 'p2', 'p3', 'p4'];
-    [idp, fake] = await Promise.all([startTestIdentityProvider(people), startFakeBillingProvider()]);
-    t = await startControlTestApp('entitlements', { ...idp.env, BILLING_API_URL: fake.url, BILLING_API_KEY: fake.apiKey, BILLING_WEBHOOK_SECRET: SECRET });
-    for (const p of people) tokens[p] = await idp.token(p);
-    workspaceId = (await createWorkspace(t.app, tokens.olga, { name: 'Capped', slug: 'capped' })).id;
+    s = await startBillingTestStack('entitlements', { people: ['olga', 'p1', 'p2', 'p3', 'p4'], slug: 'capped' });
   });
-  afterAll(async () => {
-    await t.close();
-    await Promise.all([idp.close(), fake.close()]);
-  });
+  afterAll(() => s.close());
   afterEach(() => {
-    fake.mode = 'up';
+    s.fake.mode = 'up';
   });
 
-  const http = () => request(t.app.getHttpServer());
+  const http = () => request(s.t.app.getHttpServer());
   const ws = '/control/v1/workspaces/capped';
-  const newAgent = (body: object = {}) => http().post(`${ws}/agents`).set(bearer(tokens.olga)).send({ name: 'bot', ...body });
-  const addMember = (sub: string) => http().post(`${ws}/memberships`).set(bearer(tokens.olga)).send({ user_sub: sub });
+  const newAgent = (body: object = {}) => http().post(`${ws}/agents`).set(bearer(s.tokens.olga)).send({ name: 'bot', ...body });
+  const addMember = (sub: string) => http().post(`${ws}/memberships`).set(bearer(s.tokens.olga)).send({ user_sub: sub });
   const count = async (table: string) =>
-    Number((await t.app.get(DataSource).query(`SELECT count(*) AS n FROM ${table} WHERE workspace_id = $1`, [workspaceId]))[0].n);
+    Number((await s.t.app.get(DataSource).query(`SELECT count(*) AS n FROM ${table} WHERE workspace_id = $1`, [s.workspaceId]))[0].n);
   const expect422 = (res: request.Response, message: RegExp) => {
     expect(res.status).toBe(422);
     expect(res.body.error).toEqual({ message: expect.stringMatching(message), code: null, hint: expect.any(String) });
@@ -48,11 +34,11 @@ describe('plan entitlements', () => {
       id: 'sub_cap',
       customer: 'cus_cap',
       status,
-      metadata: { workspace_id: workspaceId },
+      metadata: { workspace_id: s.workspaceId },
       items: { data: [{ id: 'si_cap', price: { id: 'price_build' } }] },
     };
     const body = JSON.stringify({ id: `evt_cap_${++eventSeq}`, type, created: unix(), data: { object } });
-    return http().post('/control/v1/billing/webhooks').set('Content-Type', 'application/json').set('Stripe-Signature', signPayload(body, SECRET)).send(body).expect(200);
+    return http().post('/control/v1/billing/webhooks').set('Content-Type', 'application/json').set('Stripe-Signature', signPayload(body, BILLING_WEBHOOK_SECRET)).send(body).expect(200);
   };
 
   it('refuses a live agent on the test-only sandbox plan with 422, writing nothing', async () => {
@@ -68,22 +54,22 @@ describe('plan entitlements', () => {
     expect422(results.find((r) => r.status === 422) as request.Response, /Sandbox plan allows 3 agents/);
     expect(await count('agents')).toBe(3);
     const revoked = results.find((r) => r.status === 201)?.body.data.id;
-    await http().patch(`${ws}/agents/${revoked}`).set(bearer(tokens.olga)).send({ status: 'revoked' }).expect(200);
+    await http().patch(`${ws}/agents/${revoked}`).set(bearer(s.tokens.olga)).send({ status: 'revoked' }).expect(200);
     await newAgent().expect(201);
     expect422(await newAgent(), /allows 3 agents/);
   });
 
   it('caps members on direct adds and on invitation accepts, and a refused invitation stays open', async () => {
-    const invitation = (await http().post(`${ws}/invitations`).set(bearer(tokens.olga)).send({ email: 'p4@example.com' }).expect(201)).body.data;
+    const invitation = (await http().post(`${ws}/invitations`).set(bearer(s.tokens.olga)).send({ email: 'p4@example.com' }).expect(201)).body.data;
     const results = await Promise.all(['p1', 'p2', 'p3'].map(addMember));
     expect(results.map((r) => r.status).sort()).toEqual([201, 201, 422]);
     expect422(results.find((r) => r.status === 422) as request.Response, /Sandbox plan allows 3 members/);
-    const accept = () => http().post('/control/v1/invitations/accept').set(bearer(tokens.p4)).send({ token: invitation.token });
+    const accept = () => http().post('/control/v1/invitations/accept').set(bearer(s.tokens.p4)).send({ token: invitation.token });
     expect422(await accept(), /allows 3 members/);
     expect(await count('workspace_memberships')).toBe(3);
-    await http().get(`/control/v1/invitations/lookup?token=${invitation.token}`).set(bearer(tokens.p4)).expect(200);
-    const seated = (await http().get(`${ws}/memberships`).set(bearer(tokens.olga)).expect(200)).body.data;
-    await http().delete(`${ws}/memberships/${seated[2].id}`).set(bearer(tokens.olga)).expect(204);
+    await http().get(`/control/v1/invitations/lookup?token=${invitation.token}`).set(bearer(s.tokens.p4)).expect(200);
+    const seated = (await http().get(`${ws}/memberships`).set(bearer(s.tokens.olga)).expect(200)).body.data;
+    await http().delete(`${ws}/memberships/${seated[2].id}`).set(bearer(s.tokens.olga)).expect(204);
     expect((await accept().expect(201)).body).toEqual({ data: { workspace_slug: 'capped', role: 'member' } });
     // Full again: a second seat for someone already seated is refused for that reason, not the plan.
     expect422(await addMember('p4'), /already a member/);
@@ -91,11 +77,11 @@ describe('plan entitlements', () => {
 
   it('reads entitlements from its own tables: a paid plan lifts them while the provider is down', async () => {
     await subscriptionEvent('customer.subscription.created', 'active');
-    fake.mode = 'down';
+    s.fake.mode = 'down';
     const live = (await newAgent({ mode: 'live' }).expect(201)).body.data;
     await addMember('p9').expect(201);
-    expect(fake.calls).toHaveLength(0);
-    const overview = (await http().get(`${ws}/billing`).set(bearer(tokens.olga)).expect(200)).body.data;
+    expect(s.fake.calls).toHaveLength(0);
+    const overview = (await http().get(`${ws}/billing`).set(bearer(s.tokens.olga)).expect(200)).body.data;
     expect(overview).toMatchObject({ plan: 'build', entitlements: { live_mode: true, agents: { used: 4, limit: 10 }, members: { used: 4, limit: 5 } } });
 
     // Back on sandbox: new live agents are refused, but the existing one is still authorized as before.

@@ -2,9 +2,8 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { ControlTestApp, startControlTestApp } from '../control-test-app';
+import { IdentifiedTestApp, startIdentifiedTestApp } from '../control-test-app';
 import { bearer, createAgent, createWorkspace } from '../control-fixtures';
-import { startTestIdentityProvider, TestIdentityProvider } from '../test-identity-provider';
 
 interface BudgetBody {
   id: string;
@@ -15,25 +14,20 @@ interface BudgetBody {
 }
 
 describe('agent budgets', () => {
-  let idp: TestIdentityProvider;
-  let t: ControlTestApp;
+  let s: IdentifiedTestApp;
   let key: string;
   let otherKey: string;
 
   beforeAll(async () => {
-    idp = await startTestIdentityProvider(['owner']);
-    t = await startControlTestApp('budgets', idp.env);
-    const owner = await idp.token('owner');
-    await createWorkspace(t.app, owner, { name: 'Budgets', slug: 'budgets' });
-    key = (await createAgent(t.app, owner, 'budgets', { max_budget_cents: 1_000_000 })).api_key;
-    otherKey = (await createAgent(t.app, owner, 'budgets')).api_key;
+    s = await startIdentifiedTestApp('budgets', ['owner']);
+    const owner = await s.idp.token('owner');
+    await createWorkspace(s.t.app, owner, { name: 'Budgets', slug: 'budgets' });
+    key = (await createAgent(s.t.app, owner, 'budgets', { max_budget_cents: 1_000_000 })).api_key;
+    otherKey = (await createAgent(s.t.app, owner, 'budgets')).api_key;
   });
-  afterAll(async () => {
-    await t.close();
-    await idp.close();
-  });
+  afterAll(() => s.close());
 
-  const http = () => request(t.app.getHttpServer());
+  const http = () => request(s.t.app.getHttpServer());
   const open = (body: Record<string, unknown>, as = key) =>
     http().post('/control/v1/agent/budgets').set(bearer(as)).send(body);
   const read = async (id: string, as = key) =>
@@ -57,7 +51,7 @@ describe('agent budgets', () => {
       },
     });
     expect(await read(res.body.data.id)).toEqual(res.body.data);
-    const [event] = await t.app.get(DataSource).query(`SELECT subject_type, action FROM audit_events WHERE subject_id = $1`, [
+    const [event] = await s.t.app.get(DataSource).query(`SELECT subject_type, action FROM audit_events WHERE subject_id = $1`, [
       res.body.data.id,
     ]);
     expect(event).toEqual({ subject_type: 'Session', action: 'session.created' });
@@ -119,7 +113,7 @@ describe('agent budgets', () => {
   it('gives 100 parallel children exactly what the parent has, never more', async () => {
     const parentCents = 2000;
     const parent = (await open({ budget_cents: parentCents }).expect(201)).body.data as BudgetBody;
-    const server: Server = await t.app.listen(0, '127.0.0.1');
+    const server: Server = await s.t.app.listen(0, '127.0.0.1');
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/control/v1/agent/budgets`;
     // Amounts vary so the parent runs dry part-way, not on a tidy boundary.
     const amounts = Array.from({ length: 100 }, (_, i) => 40 + ((i * 37) % 61));
@@ -148,7 +142,7 @@ describe('agent budgets', () => {
     const after = await read(parent.id);
     expect(after.remaining_cents).toBeGreaterThanOrEqual(0);
     expect(given).toBe(parentCents - after.remaining_cents);
-    const [{ sum }] = await t.app
+    const [{ sum }] = await s.t.app
       .get(DataSource)
       .query(`SELECT sum(budget_cents)::text AS sum FROM budgets WHERE parent_budget_id = $1`, [parent.id]);
     expect(Number(sum)).toBe(given);

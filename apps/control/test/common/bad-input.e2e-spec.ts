@@ -1,8 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { ControlTestApp, startControlTestApp } from '../control-test-app';
+import { IdentifiedTestApp, startIdentifiedTestApp } from '../control-test-app';
 import { bearer, createAgent, createWorkspace } from '../control-fixtures';
-import { startTestIdentityProvider, TestIdentityProvider } from '../test-identity-provider';
 
 /** Bodies no route should take: each must get a 4xx envelope, never a 5xx, and write nothing. */
 const JUNK: unknown[] = [
@@ -38,8 +37,7 @@ const BAD_QUERIES = [
 ];
 
 describe('bad input on the access routes', () => {
-  let idp: TestIdentityProvider;
-  let t: ControlTestApp;
+  let s: IdentifiedTestApp;
   let owner: string;
   let key: string;
   let agentId: string;
@@ -47,23 +45,19 @@ describe('bad input on the access routes', () => {
   let budgetId: string;
 
   beforeAll(async () => {
-    idp = await startTestIdentityProvider(['owner']);
-    t = await startControlTestApp('bad_input', idp.env);
-    owner = await idp.token('owner');
-    await createWorkspace(t.app, owner, { name: 'Junk', slug: 'junk' });
-    ({ api_key: key, id: agentId } = await createAgent(t.app, owner, 'junk'));
-    const members = await request(t.app.getHttpServer()).get('/control/v1/workspaces/junk/memberships').set(bearer(owner)).expect(200);
+    s = await startIdentifiedTestApp('bad_input', ['owner']);
+    owner = await s.idp.token('owner');
+    await createWorkspace(s.t.app, owner, { name: 'Junk', slug: 'junk' });
+    ({ api_key: key, id: agentId } = await createAgent(s.t.app, owner, 'junk'));
+    const members = await request(s.t.app.getHttpServer()).get('/control/v1/workspaces/junk/memberships').set(bearer(owner)).expect(200);
     ownerMembershipId = members.body.data[0].id;
-    const budget = await request(t.app.getHttpServer()).post('/control/v1/agent/budgets').set(bearer(key)).send({ budget_cents: 1000 }).expect(201);
+    const budget = await request(s.t.app.getHttpServer()).post('/control/v1/agent/budgets').set(bearer(key)).send({ budget_cents: 1000 }).expect(201);
     budgetId = budget.body.data.id;
   });
-  afterAll(async () => {
-    await t.close();
-    await idp.close();
-  });
+  afterAll(() => s.close());
 
   const send = (method: string, path: string, credential: string, body: string) => {
-    const server = request(t.app.getHttpServer());
+    const server = request(s.t.app.getHttpServer());
     const req = method === 'get' ? server.get(path) : method === 'patch' ? server.patch(path) : method === 'delete' ? server.delete(path) : server.post(path);
     return req.set(bearer(credential)).set('content-type', 'application/json').send(body);
   };
@@ -72,7 +66,7 @@ describe('bad input on the access routes', () => {
 
   const counts = async () =>
     (
-      await t.app.get(DataSource).query(
+      await s.t.app.get(DataSource).query(
         `SELECT (SELECT count(*) FROM workspaces) + (SELECT count(*) FROM workspace_memberships) + (SELECT count(*) FROM workspace_invitations)
               + (SELECT count(*) FROM agents) + (SELECT count(*) FROM budgets) + (SELECT count(*) FROM spend_tokens)
               + (SELECT count(*) FROM audit_events) AS n`,
@@ -104,7 +98,7 @@ describe('bad input on the access routes', () => {
       }
     }
     expect(wrong).toEqual([]);
-    const broken = await request(t.app.getHttpServer())
+    const broken = await request(s.t.app.getHttpServer())
       .post('/control/v1/workspaces').set(bearer(owner)).set('content-type', 'application/json').send('{"name":');
     expect(broken.status).toBe(400);
     // Deeply nested JSON must not overflow a recursive walk anywhere on the way.
@@ -186,7 +180,7 @@ describe('bad input on the access routes', () => {
     const wrong: string[] = [];
     for (const path of [...lists, '/control/v1/workspaces', '/control/v1/invitations/lookup']) {
       for (const query of BAD_QUERIES) {
-        const res = await request(t.app.getHttpServer()).get(`${path}?${query}`).set(bearer(owner));
+        const res = await request(s.t.app.getHttpServer()).get(`${path}?${query}`).set(bearer(owner));
         const ok = res.status === 200 || refused(res);
         if (!ok) wrong.push(`GET ${path}?${query} -> ${res.status} ${JSON.stringify(res.body).slice(0, 80)}`);
       }

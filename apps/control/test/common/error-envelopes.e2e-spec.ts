@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { ControlTestApp, startControlTestApp } from '../control-test-app';
+import { IdentifiedTestApp, startIdentifiedTestApp } from '../control-test-app';
 import { bearer, createAgent, createWorkspace, seatMember } from '../control-fixtures';
-import { startTestIdentityProvider, TestIdentityProvider } from '../test-identity-provider';
 
 /**
  * The contract's control envelope is `{error: {message, code}}`: `message` a string for humans,
@@ -24,26 +23,21 @@ function expectControlEnvelope(res: request.Response, status: number, code: stri
 }
 
 describe('every control failure carries message, code and hint', () => {
-  let idp: TestIdentityProvider;
-  let t: ControlTestApp;
+  let s: IdentifiedTestApp;
   let owner: string;
   let member: string;
   let key: string;
-  const http = () => request(t.app.getHttpServer());
+  const http = () => request(s.t.app.getHttpServer());
 
   beforeAll(async () => {
-    idp = await startTestIdentityProvider(['owner', 'member']);
-    t = await startControlTestApp('error-envelopes', idp.env);
-    owner = await idp.token('owner');
-    member = await idp.token('member');
-    const workspace = await createWorkspace(t.app, owner, { name: 'Envelopes', slug: 'envelopes' });
-    await seatMember(t.app, workspace.id, 'member', 'member');
-    key = (await createAgent(t.app, owner, 'envelopes', { max_budget_cents: 1000 })).api_key;
+    s = await startIdentifiedTestApp('error-envelopes', ['owner', 'member']);
+    owner = await s.idp.token('owner');
+    member = await s.idp.token('member');
+    const workspace = await createWorkspace(s.t.app, owner, { name: 'Envelopes', slug: 'envelopes' });
+    await seatMember(s.t.app, workspace.id, 'member', 'member');
+    key = (await createAgent(s.t.app, owner, 'envelopes', { max_budget_cents: 1000 })).api_key;
   });
-  afterAll(async () => {
-    await t.close();
-    await idp.close();
-  });
+  afterAll(() => s.close());
 
   it('names a missing field (400) and a wrong one (422) in the hint', async () => {
     const missing = expectControlEnvelope(await http().post('/control/v1/workspaces').set(bearer(owner)).send({ slug: 'x' }), 400, null);

@@ -9,27 +9,33 @@ import { CosignKeysService } from '../../src/cosign/cosign-keys.service';
 import { bearer } from '../control-fixtures';
 import { agentWithPolicy, COSIGN_ISSUER, DecisionStack, pay, startDecisionStack, TestAgent } from '../decision-fixtures';
 
-describe('cosignatures', () => {
-  let s: DecisionStack;
-  let server: Server;
-  let base: string;
-  let agent: TestAgent;
+type CosignStack = DecisionStack & { server: Server; base: string; agent: TestAgent };
 
-  beforeAll(async () => {
-    s = await startDecisionStack('cosign');
-    server = s.t.app.getHttpServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    agent = await agentWithPolicy(s, { per_transaction_cap_cents: 50_000 }, 1_000_000);
-  });
-  afterAll(async () => {
+/** A decision stack listening on a loopback port (executors fetch the JWKS over HTTP), with one capped agent. */
+async function startCosignStack(label: string, env: Record<string, string> = {}): Promise<CosignStack> {
+  const s = await startDecisionStack(label, env);
+  const server: Server = s.t.app.getHttpServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const agent = await agentWithPolicy(s, { per_transaction_cap_cents: 50_000 }, 1_000_000);
+  const close = async () => {
     await new Promise((resolve) => server.close(resolve));
     await s.close();
-  });
+  };
+  return { ...s, server, base, agent, close };
+}
 
-  const http = () => request(server);
+describe('cosignatures', () => {
+  let s: CosignStack;
+
+  beforeAll(async () => {
+    s = await startCosignStack('cosign');
+  });
+  afterAll(() => s.close());
+
+  const http = () => request(s.server);
   const authorize = async (amount = 1_000) => {
-    const res = await pay(s.t.app, agent, { amount_cents: amount, counterparty: 'acme' }).expect(201);
+    const res = await pay(s.t.app, s.agent, { amount_cents: amount, counterparty: 'acme' }).expect(201);
     return { intent: res.body.data, decision: res.body.decision, token: res.body.cosignature as string };
   };
   const verify = (token: string) => http().post('/control/v1/cosign/verify').send({ authorization: token });
@@ -39,8 +45,8 @@ describe('cosignatures', () => {
       {
         intent_id: intent.id,
         workspace_id: s.workspaceId,
-        agent_id: agent.id,
-        budget_id: agent.budgetId,
+        agent_id: s.agent.id,
+        budget_id: s.agent.budgetId,
         action_type: 'payment.create',
         resource: 'acme',
         amount_cents: intent.amount_cents,
@@ -54,14 +60,14 @@ describe('cosignatures', () => {
   it('issues an ES256 JWS with kid that verifies against our JWKS URL (jose createRemoteJWKSet)', async () => {
     const { intent, decision, token } = await authorize();
     expect(decodeProtectedHeader(token)).toEqual({ alg: 'ES256', kid: expect.any(String), typ: 'JWT' });
-    const { payload } = await jwtVerify(token, createRemoteJWKSet(new URL(`${base}/.well-known/jwks.json`)), { issuer: COSIGN_ISSUER });
+    const { payload } = await jwtVerify(token, createRemoteJWKSet(new URL(`${s.base}/.well-known/jwks.json`)), { issuer: COSIGN_ISSUER });
     expect(payload).toMatchObject({
       iss: COSIGN_ISSUER,
-      sub: agent.id,
+      sub: s.agent.id,
       jti: intent.id,
       intent_id: intent.id,
       workspace_id: s.workspaceId,
-      budget_id: agent.budgetId,
+      budget_id: s.agent.budgetId,
       action_type: 'payment.create',
       resource: 'acme',
       amount_cents: 1_000,
@@ -85,7 +91,7 @@ describe('cosignatures', () => {
       valid: true,
       reason: null,
       intent_id: intent.id,
-      agent_id: agent.id,
+      agent_id: s.agent.id,
       action_type: 'payment.create',
       resource: 'acme',
       amount_cents: 2_500,
@@ -165,7 +171,7 @@ describe('cosignatures', () => {
 
   it('a settled intent no longer verifies', async () => {
     const { intent, token } = await authorize();
-    await http().post(`/control/v1/agent/payment_intents/${intent.id}/complete`).set(bearer(agent.key)).expect(200);
+    await http().post(`/control/v1/agent/payment_intents/${intent.id}/complete`).set(bearer(s.agent.key)).expect(200);
     const settled = (await verify(token).expect(422)).body;
     expect(settled).toEqual({ data: { valid: false, reason: 'already_settled' } });
   });
@@ -180,27 +186,17 @@ describe('cosigning key rotation', () => {
   // Short on purpose: replicas reload every second, executors may cache the JWKS for one, so a
   // rotated key may sign 3 s after the rotation (validated: longer than reload + cache lifetime).
   const timing = { COSIGN_KEY_RELOAD_MS: '1000', COSIGN_JWKS_MAX_AGE_SECONDS: '1', COSIGN_KEY_ACTIVATION_DELAY_MS: '3000' };
-  let s: DecisionStack;
-  let server: Server;
-  let base: string;
-  let agent: TestAgent;
+  let s: CosignStack;
 
   beforeAll(async () => {
-    s = await startDecisionStack('cosign_rotation', timing);
-    server = s.t.app.getHttpServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    agent = await agentWithPolicy(s, { per_transaction_cap_cents: 50_000 }, 1_000_000);
+    s = await startCosignStack('cosign_rotation', timing);
   });
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
-    await s.close();
-  });
+  afterAll(() => s.close());
 
-  const authorize = async () => (await pay(s.t.app, agent, { amount_cents: 100, counterparty: 'acme' }).expect(201)).body.cosignature as string;
+  const authorize = async () => (await pay(s.t.app, s.agent, { amount_cents: 100, counterparty: 'acme' }).expect(201)).body.cosignature as string;
   const kidOf = (token: string) => decodeProtectedHeader(token).kid;
   const jwksKids = async () => {
-    const res = await request(server).get('/.well-known/jwks.json').expect(200);
+    const res = await request(s.server).get('/.well-known/jwks.json').expect(200);
     expect(res.headers['cache-control']).toBe('public, max-age=1');
     return res.body.keys.map((k: { kid: string }) => k.kid) as string[];
   };
@@ -219,7 +215,7 @@ describe('cosigning key rotation', () => {
     const activatesAt = rotated.activates_at.getTime();
     expect(activatesAt - rotated.created_at.getTime()).toBeGreaterThanOrEqual(2_999);
     // A verifier that fetches the set right after the rotation and keeps it.
-    const early = createLocalJWKSet({ keys: (await request(server).get('/.well-known/jwks.json')).body.keys });
+    const early = createLocalJWKSet({ keys: (await request(s.server).get('/.well-known/jwks.json')).body.keys });
     expect(await jwksKids()).toEqual(expect.arrayContaining([oldKid, newKid]));
 
     const tokens: string[] = [];
@@ -243,11 +239,11 @@ describe('cosigning key rotation', () => {
     tokens.push(after);
 
     // Every cosignature issued verifies with the set fetched right after the rotation, and with today's.
-    const now = createRemoteJWKSet(new URL(`${base}/.well-known/jwks.json`));
+    const now = createRemoteJWKSet(new URL(`${s.base}/.well-known/jwks.json`));
     for (const token of tokens) {
       await jwtVerify(token, early);
       await jwtVerify(token, now);
-      await request(server).post('/control/v1/cosign/verify').send({ authorization: token }).expect(200);
+      await request(s.server).post('/control/v1/cosign/verify').send({ authorization: token }).expect(200);
     }
   });
 
@@ -258,8 +254,8 @@ describe('cosigning key rotation', () => {
     // The CLI says when its key starts signing.
     expect(Date.parse(printed.activates_at as string) - Date.parse(printed.created_at as string)).toBeGreaterThanOrEqual(2_999);
     expect(await jwksKids()).toContain(kidOf(before));
-    await jwtVerify(before, createRemoteJWKSet(new URL(`${base}/.well-known/jwks.json`)));
-    await request(server).post('/control/v1/cosign/verify').send({ authorization: before }).expect(200);
+    await jwtVerify(before, createRemoteJWKSet(new URL(`${s.base}/.well-known/jwks.json`)));
+    await request(s.server).post('/control/v1/cosign/verify').send({ authorization: before }).expect(200);
     await expect(runControlAdmin(['nope'], s.t.app.get(DataSource), s.t.settings)).rejects.toThrow('unknown command');
   });
 });

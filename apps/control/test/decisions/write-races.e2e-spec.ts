@@ -1,9 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { DataSource, QueryRunner } from 'typeorm';
-import { ControlTestApp, startControlTestApp } from '../control-test-app';
+import { IdentifiedTestApp, startIdentifiedTestApp } from '../control-test-app';
 import { bearer, createAgent, createWorkspace } from '../control-fixtures';
-import { startTestIdentityProvider, TestIdentityProvider } from '../test-identity-provider';
 
 interface Answer {
   status: number;
@@ -11,24 +10,19 @@ interface Answer {
 }
 
 describe('control writes under races', () => {
-  let idp: TestIdentityProvider;
-  let t: ControlTestApp;
+  let s: IdentifiedTestApp;
   let key: string;
   let base: string;
 
   beforeAll(async () => {
-    idp = await startTestIdentityProvider(['owner']);
-    t = await startControlTestApp('write_races', idp.env);
-    const owner = await idp.token('owner');
-    await createWorkspace(t.app, owner, { name: 'Races', slug: 'races' });
-    key = (await createAgent(t.app, owner, 'races')).api_key;
-    const server: Server = await t.app.listen(0, '127.0.0.1');
+    s = await startIdentifiedTestApp('write_races', ['owner']);
+    const owner = await s.idp.token('owner');
+    await createWorkspace(s.t.app, owner, { name: 'Races', slug: 'races' });
+    key = (await createAgent(s.t.app, owner, 'races')).api_key;
+    const server: Server = await s.t.app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/control/v1`;
   }, 60_000);
-  afterAll(async () => {
-    await t.close();
-    await idp.close();
-  });
+  afterAll(() => s.close());
 
   const post = async (path: string, body: unknown): Promise<Answer> => {
     const res = await fetch(`${base}${path}`, {
@@ -38,7 +32,7 @@ describe('control writes under races', () => {
     });
     return { status: res.status, body: (await res.json()) as Answer['body'] };
   };
-  const db = () => t.app.get(DataSource);
+  const db = () => s.t.app.get(DataSource);
   /** Waits until one of the service's statements is queued behind a row lock; answers its backend pid. */
   const blockedBackend = async (statement: string): Promise<number> => {
     for (let waited = 0; waited < 5_000; waited += 20) {

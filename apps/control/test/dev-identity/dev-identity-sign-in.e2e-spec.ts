@@ -1,15 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { decodeJwt } from 'jose';
 import request from 'supertest';
-import { CONSOLE_CLIENT_ID, createDevIdentityProvider } from '../../src/dev-identity/dev-identity-provider';
-import { devIdentityHandler } from '../../src/dev-identity/dev-identity-sign-in';
-import { ControlTestApp, startControlTestApp } from '../control-test-app';
+import { CONSOLE_CLIENT_ID } from '../../src/dev-identity/dev-identity-provider';
+import type { ControlTestApp } from '../control-test-app';
+import { DEV_IDENTITY_AUDIENCE, DEV_IDENTITY_SECRET, DevIdentityStack, startDevIdentityStack } from './dev-identity-stack';
 import { bearer } from '../control-fixtures';
 
-const SECRET = 'dev-identity-secret-for-tests';
-const AUDIENCE = 'urn:bursar:control';
 const CONSOLE = 'http://localhost:3003/';
 
 /** A browser's part of the authorization-code flow: cookies kept, redirects followed by hand. */
@@ -54,22 +50,15 @@ class Browser {
 
 /** The development provider's sign-in for the console: authorization code + PKCE through its form. */
 describe('development identity provider: console sign-in', () => {
-  let server: Server;
+  let stack: DevIdentityStack;
   let issuer: string;
   let t: ControlTestApp;
 
   beforeAll(async () => {
-    server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const provider = await createDevIdentityProvider({ issuer, secret: SECRET, audience: AUDIENCE, consoleRedirectUris: [CONSOLE] });
-    server.on('request', devIdentityHandler(provider, SECRET));
-    t = await startControlTestApp('dev_identity_sign_in', { IDENTITY_ISSUER: issuer, IDENTITY_AUDIENCE: AUDIENCE });
+    stack = await startDevIdentityStack('dev_identity_sign_in', { consoleRedirectUris: [CONSOLE] });
+    ({ issuer, t } = stack);
   });
-  afterAll(async () => {
-    await t.close();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
+  afterAll(() => stack.close());
 
   const authorize = (browser: Browser, overrides: Record<string, string | null> = {}) => {
     const verifier = randomBytes(32).toString('base64url');
@@ -108,9 +97,9 @@ describe('development identity provider: console sign-in', () => {
     const wrong = await browser.fetch(action, form('dev@example.com', 'not-the-secret'));
     expect(wrong.status).toBe(401);
     expect(await wrong.text()).toContain('That is not the development secret.');
-    expect((await browser.fetch(action, form('no spaces allowed', SECRET))).status).toBe(400);
+    expect((await browser.fetch(action, form('no spaces allowed', DEV_IDENTITY_SECRET))).status).toBe(400);
 
-    const back = await browser.follow(await browser.fetch(action, form('dev@example.com', SECRET)));
+    const back = await browser.follow(await browser.fetch(action, form('dev@example.com', DEV_IDENTITY_SECRET)));
     expect(back).toBeInstanceOf(URL);
     const callback = back as URL;
     expect(`${callback.origin}${callback.pathname}`).toBe(CONSOLE);
@@ -121,7 +110,7 @@ describe('development identity provider: console sign-in', () => {
     expect((await token({ ...exchange, code_verifier: randomBytes(32).toString('base64url') })).status).toBe(400);
     const tokens = await token({ ...exchange, code_verifier: verifier });
     expect(tokens.status).toBe(200);
-    expect(decodeJwt(tokens.body.access_token)).toMatchObject({ sub: 'dev@example.com', email: 'dev@example.com', aud: AUDIENCE });
+    expect(decodeJwt(tokens.body.access_token)).toMatchObject({ sub: 'dev@example.com', email: 'dev@example.com', aud: DEV_IDENTITY_AUDIENCE });
     expect(tokens.body.refresh_token).toBeTruthy();
 
     const http = request(t.app.getHttpServer());
@@ -139,7 +128,7 @@ describe('development identity provider: console sign-in', () => {
       const page = (await browser.follow(await res)) as Response;
       expect(page.status).toBe(200);
       const action = /action="([^"]+)"/.exec(await page.text())?.[1] ?? '';
-      const back = await browser.follow(await browser.fetch(action, form(email, SECRET)));
+      const back = await browser.follow(await browser.fetch(action, form(email, DEV_IDENTITY_SECRET)));
       if (!(back instanceof URL)) throw new Error(`no redirect to the console: ${back.status} ${await back.text()}`);
       const code = back.searchParams.get('code') ?? '';
       const tokens = await token({ grant_type: 'authorization_code', code, redirect_uri: CONSOLE, client_id: CONSOLE_CLIENT_ID, code_verifier: verifier });

@@ -1,33 +1,23 @@
-import { createServer, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { createDevIdentityProvider } from '../../src/dev-identity/dev-identity-provider';
 import { tokenCommand } from '../../src/dev-identity/dev-identity-token';
-import { ControlTestApp, startControlTestApp } from '../control-test-app';
+import type { ControlTestApp } from '../control-test-app';
+import { DEV_IDENTITY_SECRET, DevIdentityStack, startDevIdentityStack } from './dev-identity-stack';
 import { bearer } from '../control-fixtures';
 
-const SECRET = 'dev-identity-secret-for-tests';
-const AUDIENCE = 'urn:bursar:control';
 
 /** The development provider `pnpm start` runs, driven the way its printed instructions say. */
 describe('development identity provider', () => {
-  let server: Server;
+  let stack: DevIdentityStack;
   let issuer: string;
   let t: ControlTestApp;
 
   beforeAll(async () => {
-    server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    server.on('request', (await createDevIdentityProvider({ issuer, secret: SECRET, audience: AUDIENCE })).callback());
-    t = await startControlTestApp('dev_identity', { IDENTITY_ISSUER: issuer, IDENTITY_AUDIENCE: AUDIENCE });
+    stack = await startDevIdentityStack('dev_identity');
+    ({ issuer, t } = stack);
   });
-  afterAll(async () => {
-    await t.close();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
+  afterAll(() => stack.close());
 
-  const token = (person: string, secret = SECRET) =>
+  const token = (person: string, secret = DEV_IDENTITY_SECRET) =>
     fetch(`${issuer}/token`, {
       method: 'POST',
       headers: {
@@ -56,6 +46,6 @@ describe('development identity provider', () => {
   });
 
   it('prints a working command', () => {
-    expect(tokenCommand(issuer, 'you@example.com', SECRET)).toContain(`-u 'you@example.com:${SECRET}'`);
+    expect(tokenCommand(issuer, 'you@example.com', DEV_IDENTITY_SECRET)).toContain(`-u 'you@example.com:${DEV_IDENTITY_SECRET}'`);
   });
 });

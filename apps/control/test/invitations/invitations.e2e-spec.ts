@@ -1,29 +1,23 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { sha256Hex } from '@bursar/crypto';
-import { ControlTestApp, startControlTestApp } from '../control-test-app';
+import { IdentifiedTestApp, startIdentifiedTestApp } from '../control-test-app';
 import { bearer, createWorkspace, seatMember } from '../control-fixtures';
-import { startTestIdentityProvider, TestIdentityProvider } from '../test-identity-provider';
 
 describe('invitations', () => {
-  let idp: TestIdentityProvider;
-  let t: ControlTestApp;
+  let s: IdentifiedTestApp;
   const tokens: Record<string, string> = {};
 
   beforeAll(async () => {
     const people = ['owner', 'viewer', 'newbie', 'late', 'racer'];
-    idp = await startTestIdentityProvider(people);
-    t = await startControlTestApp('invitations', idp.env);
-    for (const p of people) tokens[p] = await idp.token(p);
-    const ws = await createWorkspace(t.app, tokens.owner, { name: 'Invites Inc', slug: 'invites' });
-    await seatMember(t.app, ws.id, 'viewer', 'member');
+    s = await startIdentifiedTestApp('invitations', people);
+    for (const p of people) tokens[p] = await s.idp.token(p);
+    const ws = await createWorkspace(s.t.app, tokens.owner, { name: 'Invites Inc', slug: 'invites' });
+    await seatMember(s.t.app, ws.id, 'viewer', 'member');
   });
-  afterAll(async () => {
-    await t.close();
-    await idp.close();
-  });
+  afterAll(() => s.close());
 
-  const http = () => request(t.app.getHttpServer());
+  const http = () => request(s.t.app.getHttpServer());
   const base = '/control/v1/workspaces/invites/invitations';
   const invite = (body: Record<string, unknown>, as = 'owner') => http().post(base).set(bearer(tokens[as])).send(body);
   const lookup = (token: string, as: string) => http().get(`/control/v1/invitations/lookup?token=${token}`).set(bearer(tokens[as]));
@@ -42,7 +36,7 @@ describe('invitations', () => {
         token: expect.stringMatching(/^inv_/),
       },
     });
-    const [row] = await t.app.get(DataSource).query(`SELECT token_digest FROM workspace_invitations WHERE id = $1`, [res.body.data.id]);
+    const [row] = await s.t.app.get(DataSource).query(`SELECT token_digest FROM workspace_invitations WHERE id = $1`, [res.body.data.id]);
     expect(row.token_digest).toBe(sha256Hex(res.body.data.token));
     const listed = (await http().get(base).set(bearer(tokens.viewer)).expect(200)).body;
     expect(listed).toEqual({ data: [expect.objectContaining({ id: res.body.data.id })], has_more: false, next_cursor: null });
@@ -59,7 +53,7 @@ describe('invitations', () => {
     // Parallel invitations for one address: all answer 201 and exactly one stays open.
     const burst = await Promise.all(Array.from({ length: 5 }, () => invite({ email: 'burst@example.com' })));
     expect(burst.map((r) => r.status)).toEqual(Array(5).fill(201));
-    const [{ n }] = await t.app
+    const [{ n }] = await s.t.app
       .get(DataSource)
       .query(`SELECT count(*)::int AS n FROM workspace_invitations WHERE email = 'burst@example.com' AND status = 'open'`);
     expect(n).toBe(1);
@@ -93,7 +87,7 @@ describe('invitations', () => {
     expect(ws.body.data.role).toBe('admin');
     await accept(token, 'late').expect(422);
     await lookup(token, 'late').expect(422);
-    const actions: { action: string }[] = await t.app
+    const actions: { action: string }[] = await s.t.app
       .get(DataSource)
       .query(`SELECT action FROM audit_events WHERE subject_type = 'WorkspaceInvitation' ORDER BY created_at`);
     expect(actions.map((a) => a.action)).toEqual(expect.arrayContaining(['invitation.created', 'invitation.accepted']));
@@ -103,7 +97,7 @@ describe('invitations', () => {
     const { token } = (await invite({ email: 'race@example.com' }).expect(201)).body.data;
     const results = await Promise.all([accept(token, 'racer'), accept(token, 'late')]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 422]);
-    const [{ n }] = await t.app
+    const [{ n }] = await s.t.app
       .get(DataSource)
       .query(`SELECT count(*)::int AS n FROM workspace_memberships WHERE user_sub IN ('racer', 'late')`);
     expect(n).toBe(1);
@@ -123,7 +117,7 @@ describe('invitations', () => {
     await accept(revoked.token, 'late').expect(422);
 
     const expired = (await invite({ email: 'old@example.com' }).expect(201)).body.data;
-    await t.app.get(DataSource).query(`UPDATE workspace_invitations SET expires_at = now() - interval '1 minute' WHERE id = $1`, [expired.id]);
+    await s.t.app.get(DataSource).query(`UPDATE workspace_invitations SET expires_at = now() - interval '1 minute' WHERE id = $1`, [expired.id]);
     await lookup(expired.token, 'late').expect(422);
     await accept(expired.token, 'late').expect(422);
     const open = (await http().get(base).set(bearer(tokens.owner)).expect(200)).body.data.map((i: { id: string }) => i.id);

@@ -1,8 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { ControlTestApp, startControlTestApp } from '../control-test-app';
+import { IdentifiedTestApp, startIdentifiedTestApp } from '../control-test-app';
 import { bearer, createWorkspace } from '../control-fixtures';
-import { startTestIdentityProvider, TestIdentityProvider } from '../test-identity-provider';
 
 interface Member {
   id: string;
@@ -12,29 +11,24 @@ interface Member {
 }
 
 describe('memberships', () => {
-  let idp: TestIdentityProvider;
-  let t: ControlTestApp;
+  let s: IdentifiedTestApp;
   const tokens: Record<string, string> = {};
 
   beforeAll(async () => {
     const people = ['olga', 'adam', 'mia', 'stranger'];
-    idp = await startTestIdentityProvider(people);
-    t = await startControlTestApp('memberships', idp.env);
-    for (const p of people) tokens[p] = await idp.token(p);
-    await createWorkspace(t.app, tokens.olga, { name: 'Team', slug: 'team' });
+    s = await startIdentifiedTestApp('memberships', people);
+    for (const p of people) tokens[p] = await s.idp.token(p);
+    await createWorkspace(s.t.app, tokens.olga, { name: 'Team', slug: 'team' });
   });
-  afterAll(async () => {
-    await t.close();
-    await idp.close();
-  });
+  afterAll(() => s.close());
 
-  const http = () => request(t.app.getHttpServer());
+  const http = () => request(s.t.app.getHttpServer());
   const base = '/control/v1/workspaces/team/memberships';
   const add = (body: Record<string, unknown>, as = 'olga') => http().post(base).set(bearer(tokens[as])).send(body);
   const members = async (as = 'olga') => (await http().get(base).set(bearer(tokens[as])).expect(200)).body.data as Member[];
   const byName = async (sub: string) => (await members()).find((m) => m.user_sub === sub) as Member;
   const owners = async () =>
-    (await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM workspace_memberships WHERE role = 'owner'`))[0].n as number;
+    (await s.t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM workspace_memberships WHERE role = 'owner'`))[0].n as number;
 
   it('adds members with roles and the capabilities each role carries', async () => {
     const adam = await add({ user_sub: 'adam', email: 'adam@example.com', role: 'admin' }).expect(201);
@@ -109,7 +103,7 @@ describe('memberships', () => {
     await http().get(base).set(bearer(tokens.mia)).expect(404);
     await http().delete(`${base}/${mia.id}`).set(bearer(tokens.olga)).expect(404);
     await http().patch(`${base}/not-a-uuid`).set(bearer(tokens.olga)).send({ role: 'member' }).expect(400);
-    const actions: { action: string }[] = await t.app
+    const actions: { action: string }[] = await s.t.app
       .get(DataSource)
       .query(`SELECT action FROM audit_events WHERE subject_type = 'WorkspaceMembership' ORDER BY created_at`);
     expect(actions.map((a) => a.action)).toEqual(

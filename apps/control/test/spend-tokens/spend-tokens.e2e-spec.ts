@@ -2,13 +2,11 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { SpendTokenExpiryService } from '../../src/spend-tokens/spend-token-expiry.service';
 import { SpendTokensRepository } from '../../src/spend-tokens/spend-tokens.repository';
-import { ControlTestApp, startControlTestApp } from '../control-test-app';
+import { IdentifiedTestApp, startIdentifiedTestApp } from '../control-test-app';
 import { bearer, createAgent, createWorkspace, seatMember } from '../control-fixtures';
-import { startTestIdentityProvider, TestIdentityProvider } from '../test-identity-provider';
 
 describe('spend tokens', () => {
-  let idp: TestIdentityProvider;
-  let t: ControlTestApp;
+  let s: IdentifiedTestApp;
   let owner: string;
   let viewer: string;
   let key: string;
@@ -16,21 +14,17 @@ describe('spend tokens', () => {
   let budgetId: string;
 
   beforeAll(async () => {
-    idp = await startTestIdentityProvider(['owner', 'viewer']);
-    t = await startControlTestApp('spend_tokens', idp.env);
-    [owner, viewer] = await Promise.all([idp.token('owner'), idp.token('viewer')]);
-    const ws = await createWorkspace(t.app, owner, { name: 'Tokens', slug: 'tokens' });
-    await seatMember(t.app, ws.id, 'viewer', 'member');
-    key = (await createAgent(t.app, owner, 'tokens')).api_key;
-    otherKey = (await createAgent(t.app, owner, 'tokens', { name: 'other' })).api_key;
+    s = await startIdentifiedTestApp('spend_tokens', ['owner', 'viewer']);
+    [owner, viewer] = await Promise.all([s.idp.token('owner'), s.idp.token('viewer')]);
+    const ws = await createWorkspace(s.t.app, owner, { name: 'Tokens', slug: 'tokens' });
+    await seatMember(s.t.app, ws.id, 'viewer', 'member');
+    key = (await createAgent(s.t.app, owner, 'tokens')).api_key;
+    otherKey = (await createAgent(s.t.app, owner, 'tokens', { name: 'other' })).api_key;
     budgetId = (await http().post('/control/v1/agent/budgets').set(bearer(key)).send({ budget_cents: 10_000 }).expect(201)).body.data.id;
   });
-  afterAll(async () => {
-    await t.close();
-    await idp.close();
-  });
+  afterAll(() => s.close());
 
-  const http = () => request(t.app.getHttpServer());
+  const http = () => request(s.t.app.getHttpServer());
   const mint = (body: Record<string, unknown>, as = key) => http().post('/control/v1/agent/spend_tokens').set(bearer(as)).send(body);
 
   it('mints an issued token against the agent’s own budget and audits it', async () => {
@@ -51,7 +45,7 @@ describe('spend tokens', () => {
         updated_at: expect.any(String),
       },
     });
-    const [event] = await t.app
+    const [event] = await s.t.app
       .get(DataSource)
       .query(`SELECT subject_type, action, actor_type, actor_id FROM audit_events WHERE subject_id = $1`, [res.body.data.id]);
     expect(event).toEqual({ subject_type: 'SpendToken', action: 'spend_token.issued', actor_type: 'agent', actor_id: res.body.data.agent_id });
@@ -78,7 +72,7 @@ describe('spend tokens', () => {
   });
 
   it('refuses a past expiry and a closed budget with 422, writing nothing', async () => {
-    const db = t.app.get(DataSource);
+    const db = s.t.app.get(DataSource);
     const [{ n: before }] = await db.query(`SELECT count(*)::int AS n FROM spend_tokens`);
     await mint({ budget_id: budgetId, amount_ceiling_cents: 10, expires_at: new Date(Date.now() - 1000).toISOString() }).expect(422);
     const closed = (await http().post('/control/v1/agent/budgets').set(bearer(key)).send({ budget_cents: 100 }).expect(201)).body.data.id;
@@ -90,7 +84,7 @@ describe('spend tokens', () => {
   });
 
   it('voids the unused tokens of a budget when it closes, and leaves spent or expired ones be', async () => {
-    const db = t.app.get(DataSource);
+    const db = s.t.app.get(DataSource);
     const budget = (await http().post('/control/v1/agent/budgets').set(bearer(key)).send({ budget_cents: 100 }).expect(201)).body.data.id;
     const soon = new Date(Date.now() + 60_000).toISOString();
     const [unused, expired, spent] = await Promise.all(
@@ -133,15 +127,15 @@ describe('spend tokens', () => {
   it('reads an issued token past its expiry as expired', async () => {
     const id = (await mint({ budget_id: budgetId, amount_ceiling_cents: 10, expires_at: new Date(Date.now() + 60_000).toISOString() }).expect(201))
       .body.data.id;
-    await t.app.get(DataSource).query(`UPDATE spend_tokens SET expires_at = now() - interval '1 second' WHERE id = $1`, [id]);
+    await s.t.app.get(DataSource).query(`UPDATE spend_tokens SET expires_at = now() - interval '1 second' WHERE id = $1`, [id]);
     expect((await http().get(`/control/v1/agent/spend_tokens/${id}`).set(bearer(key)).expect(200)).body.data.status).toBe('expired');
   });
 
   it('lets exactly one of 20 parallel consumers spend a token, and none once it expired', async () => {
     const token = (await mint({ budget_id: budgetId, amount_ceiling_cents: 100 }).expect(201)).body.data;
-    const { workspace_id } = (await t.app.get(DataSource).query(`SELECT workspace_id FROM spend_tokens WHERE id = $1`, [token.id]))[0];
-    const repo = t.app.get(SpendTokensRepository);
-    const db = t.app.get(DataSource);
+    const { workspace_id } = (await s.t.app.get(DataSource).query(`SELECT workspace_id FROM spend_tokens WHERE id = $1`, [token.id]))[0];
+    const repo = s.t.app.get(SpendTokensRepository);
+    const db = s.t.app.get(DataSource);
     const wins = await Promise.all(
       Array.from({ length: 20 }, () => db.transaction((em) => repo.consume(em, workspace_id, token.agent_id, token.id))),
     );
@@ -155,13 +149,13 @@ describe('spend tokens', () => {
   });
 
   it('sweeps expired unused tokens to expired once, with an audit event and a webhook event', async () => {
-    const db = t.app.get(DataSource);
+    const db = s.t.app.get(DataSource);
     const id = (await mint({ budget_id: budgetId, amount_ceiling_cents: 10, expires_at: new Date(Date.now() + 60_000).toISOString() }).expect(201))
       .body.data.id;
     const live = (await mint({ budget_id: budgetId, amount_ceiling_cents: 10, expires_at: new Date(Date.now() + 60_000).toISOString() }).expect(201))
       .body.data.id;
     await db.query(`UPDATE spend_tokens SET expires_at = now() - interval '1 second' WHERE id = $1`, [id]);
-    const sweeper = t.app.get(SpendTokenExpiryService);
+    const sweeper = s.t.app.get(SpendTokenExpiryService);
     const swept = await Promise.all([sweeper.sweep(), sweeper.sweep()]);
     expect(swept.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
     const [row] = await db.query(`SELECT status FROM spend_tokens WHERE id = $1`, [id]);

@@ -3,8 +3,7 @@ import { DataSource } from 'typeorm';
 import { expectBurstFannedOutOnce, expectLateCommitDelivered, RelayProbe, webhookTestEnv } from '@bursar/testing';
 import { WebhookEventsService } from '../../src/webhooks/webhook-events.service';
 import { bearer, createWorkspace } from '../control-fixtures';
-import { ControlTestApp, startControlTestApp } from '../control-test-app';
-import { startTestIdentityProvider, TestIdentityProvider } from '../test-identity-provider';
+import { IdentifiedTestApp, startIdentifiedTestApp } from '../control-test-app';
 
 /**
  * Control's outbox relay when commits land out of order: an event whose transaction drew an
@@ -12,31 +11,26 @@ import { startTestIdentityProvider, TestIdentityProvider } from '../test-identit
  * events reach clients only through this relay.)
  */
 describe('Control webhook relay with late commits', () => {
-  let idp: TestIdentityProvider;
-  let t: ControlTestApp;
+  let s: IdentifiedTestApp;
   let db: DataSource;
   let workspaceId: string;
 
   beforeAll(async () => {
-    idp = await startTestIdentityProvider(['owner']);
-    t = await startControlTestApp('relay_order', { ...idp.env, ...webhookTestEnv('control-relay-order') });
-    db = t.app.get(DataSource);
-    const owner = await idp.token('owner');
-    workspaceId = (await createWorkspace(t.app, owner, { name: 'Relay', slug: 'relay' })).id;
-    await request(t.app.getHttpServer())
+    s = await startIdentifiedTestApp('relay_order', ['owner'], { ...webhookTestEnv('control-relay-order') });
+    db = s.t.app.get(DataSource);
+    const owner = await s.idp.token('owner');
+    workspaceId = (await createWorkspace(s.t.app, owner, { name: 'Relay', slug: 'relay' })).id;
+    await request(s.t.app.getHttpServer())
       .post('/control/v1/workspaces/relay/webhook_endpoints')
       .set(bearer(owner))
       .send({ url: 'http://127.0.0.1:9/hook' })
       .expect(201);
   }, 30_000);
-  afterAll(async () => {
-    await t.close();
-    await idp.close();
-  });
+  afterAll(() => s.close());
 
   const probe = (): RelayProbe => ({
     db,
-    write: (m) => t.app.get(WebhookEventsService).emit(m, workspaceId, 'budget.low', {}),
+    write: (m) => s.t.app.get(WebhookEventsService).emit(m, workspaceId, 'budget.low', {}),
     unrelayedCount: async () =>
       (await db.query(`SELECT count(*)::int AS n FROM webhook_events WHERE workspace_id = $1 AND relayed_at IS NULL`, [workspaceId]))[0].n,
   });

@@ -1,12 +1,10 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { ControlTestApp, startControlTestApp } from '../control-test-app';
+import { IdentifiedTestApp, startIdentifiedTestApp } from '../control-test-app';
 import { bearer, createAgent, createWorkspace, seatMember } from '../control-fixtures';
-import { startTestIdentityProvider, TestIdentityProvider } from '../test-identity-provider';
 
 describe('workspace export, delete, budgets and agent use', () => {
-  let idp: TestIdentityProvider;
-  let t: ControlTestApp;
+  let s: IdentifiedTestApp;
   let owner: string;
   let admin: string;
   let workspaceId: string;
@@ -14,21 +12,17 @@ describe('workspace export, delete, budgets and agent use', () => {
   let budgetId: string;
 
   beforeAll(async () => {
-    idp = await startTestIdentityProvider(['owner', 'admin']);
-    t = await startControlTestApp('lifecycle', idp.env);
-    [owner, admin] = await Promise.all([idp.token('owner'), idp.token('admin')]);
-    workspaceId = (await createWorkspace(t.app, owner, { name: 'Doomed', slug: 'doomed' })).id;
-    await seatMember(t.app, workspaceId, 'admin', 'admin');
-    agent = await createAgent(t.app, owner, 'doomed');
+    s = await startIdentifiedTestApp('lifecycle', ['owner', 'admin']);
+    [owner, admin] = await Promise.all([s.idp.token('owner'), s.idp.token('admin')]);
+    workspaceId = (await createWorkspace(s.t.app, owner, { name: 'Doomed', slug: 'doomed' })).id;
+    await seatMember(s.t.app, workspaceId, 'admin', 'admin');
+    agent = await createAgent(s.t.app, owner, 'doomed');
     budgetId = (await http().post('/control/v1/agent/budgets').set(bearer(agent.api_key)).send({ budget_cents: 900 }).expect(201)).body.data.id;
     await http().post('/control/v1/agent/spend_tokens').set(bearer(agent.api_key)).send({ budget_id: budgetId, amount_ceiling_cents: 5 }).expect(201);
   });
-  afterAll(async () => {
-    await t.close();
-    await idp.close();
-  });
+  afterAll(() => s.close());
 
-  const http = () => request(t.app.getHttpServer());
+  const http = () => request(s.t.app.getHttpServer());
 
   it('records when an agent key was last used', async () => {
     const res = await http().get(`/control/v1/workspaces/doomed/agents/${agent.id}`).set(bearer(owner)).expect(200);
@@ -83,11 +77,11 @@ describe('workspace export, delete, budgets and agent use', () => {
     expect((await http().get('/control/v1/workspaces').set(bearer(admin)).expect(200)).body.data).toEqual([]);
     const res = await http().get(`/control/v1/agent/budgets/${budgetId}`).set(bearer(agent.api_key)).expect(401);
     expect(res.body.error.code).toBe('invalid_runtime_key');
-    const [event] = await t.app
+    const [event] = await s.t.app
       .get(DataSource)
       .query(`SELECT actor_type, actor_id FROM audit_events WHERE workspace_id = $1 AND action = 'workspace.deleted'`, [workspaceId]);
     expect(event).toEqual({ actor_type: 'person', actor_id: 'owner' });
-    const again = await createWorkspace(t.app, admin, { name: 'Reborn', slug: 'doomed' });
+    const again = await createWorkspace(s.t.app, admin, { name: 'Reborn', slug: 'doomed' });
     expect(again.id).not.toBe(workspaceId);
   });
 

@@ -1,26 +1,20 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { ControlTestApp, startControlTestApp } from '../control-test-app';
+import { IdentifiedTestApp, startIdentifiedTestApp } from '../control-test-app';
 import { bearer, createWorkspace, seatMember } from '../control-fixtures';
-import { startTestIdentityProvider, TestIdentityProvider } from '../test-identity-provider';
 
 describe('workspaces', () => {
-  let idp: TestIdentityProvider;
-  let t: ControlTestApp;
+  let s: IdentifiedTestApp;
   let alice: string;
   let bob: string;
 
   beforeAll(async () => {
-    idp = await startTestIdentityProvider(['alice', 'bob']);
-    t = await startControlTestApp('workspaces', idp.env);
-    [alice, bob] = await Promise.all([idp.token('alice'), idp.token('bob')]);
+    s = await startIdentifiedTestApp('workspaces', ['alice', 'bob']);
+    [alice, bob] = await Promise.all([s.idp.token('alice'), s.idp.token('bob')]);
   });
-  afterAll(async () => {
-    await t.close();
-    await idp.close();
-  });
+  afterAll(() => s.close());
 
-  const http = () => request(t.app.getHttpServer());
+  const http = () => request(s.t.app.getHttpServer());
 
   it('makes the creator its owner, derives the slug, and audits both writes in one go', async () => {
     const res = await http().post('/control/v1/workspaces').set(bearer(alice)).send({ name: 'Acme Robotics!' }).expect(201);
@@ -35,7 +29,7 @@ describe('workspaces', () => {
         updated_at: expect.any(String),
       },
     });
-    const events = await t.app
+    const events = await s.t.app
       .get(DataSource)
       .query(`SELECT subject_type, action, trace_id FROM audit_events WHERE workspace_id = $1 ORDER BY action`, [res.body.data.id]);
     const traceId = res.headers['x-request-id'];
@@ -46,10 +40,10 @@ describe('workspaces', () => {
   });
 
   it('refuses a taken slug with 422 and invents a free one when the slug was only derived', async () => {
-    await createWorkspace(t.app, alice, { name: 'Taken', slug: 'taken' });
+    await createWorkspace(s.t.app, alice, { name: 'Taken', slug: 'taken' });
     const res = await http().post('/control/v1/workspaces').set(bearer(bob)).send({ name: 'Other', slug: 'taken' }).expect(422);
     expect(res.body.error.code).toBeNull();
-    const derived = await createWorkspace(t.app, bob, { name: 'taken' });
+    const derived = await createWorkspace(s.t.app, bob, { name: 'taken' });
     expect(derived.slug).toMatch(/^taken-[0-9a-f]{6}$/);
   });
 
@@ -59,15 +53,15 @@ describe('workspaces', () => {
     [{ name: 'x', slug: 'Not A Slug' }, 'slug', 422],
     [{ name: 'x', extra: 1 }, 'extra', 422],
   ])('answers bad input %j (%s) with %i, a null code, and no workspace', async (body, field, status) => {
-    const before = await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM workspaces`);
+    const before = await s.t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM workspaces`);
     const res = await http().post('/control/v1/workspaces').set(bearer(alice)).send(body).expect(status);
     expect(res.body.error).toEqual({ message: expect.stringContaining(field), code: null, hint: expect.any(String), param: field, details: { fields: { [field]: [expect.any(String)] } } });
-    expect(await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM workspaces`)).toEqual(before);
+    expect(await s.t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM workspaces`)).toEqual(before);
   });
 
   it('lists and shows only the workspaces the caller belongs to, with the caller role', async () => {
-    const shared = await createWorkspace(t.app, alice, { name: 'Shared', slug: 'shared' });
-    await seatMember(t.app, shared.id, 'bob', 'member');
+    const shared = await createWorkspace(s.t.app, alice, { name: 'Shared', slug: 'shared' });
+    await seatMember(s.t.app, shared.id, 'bob', 'member');
     const mine = await http().get('/control/v1/workspaces').set(bearer(bob)).expect(200);
     expect(mine.body.data.map((w: { slug: string }) => w.slug)).toEqual(expect.arrayContaining(['shared']));
     expect(mine.body.data.map((w: { slug: string }) => w.slug)).not.toContain('acme-robotics');
@@ -84,7 +78,7 @@ describe('workspaces', () => {
   });
 
   it('keeps the audit log append-only at the database level', async () => {
-    const db = t.app.get(DataSource);
+    const db = s.t.app.get(DataSource);
     await expect(db.query(`UPDATE audit_events SET action = 'x'`)).rejects.toThrow(/append-only/);
     await expect(db.query(`DELETE FROM audit_events`)).rejects.toThrow(/append-only/);
     await expect(db.query(`TRUNCATE audit_events`)).rejects.toThrow(/append-only/);

@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
-import { buildMessage, IsISO8601, ValidateBy } from 'class-validator';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { buildMessage, IsISO8601, IsOptional, ValidateBy } from 'class-validator';
 
 /**
  * An ISO 8601 date-time that JavaScript's Date can read. class-validator's strict ISO check also
@@ -17,4 +18,9 @@ export function IsInstant(): PropertyDecorator {
       },
     }),
   );
+}
+
+/** An optional date-time field, documented as one. */
+export function OptionalInstant(description: string): PropertyDecorator {
+  return applyDecorators(ApiPropertyOptional({ format: 'date-time', description }), IsOptional(), IsInstant());
 }

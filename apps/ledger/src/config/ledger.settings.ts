@@ -1,6 +1,6 @@
 import { IsBoolean, IsInt, IsNotEmpty, IsOptional, IsString, Max, Min } from 'class-validator';
 import { RootKeys } from '@bursar/crypto';
-import { IsAes256Key, IsAes256KeyList, IsHttpUrl, IsPort, IsPostgresUrl, ToBool, ToInt } from '@bursar/service-kit';
+import { IntSetting, IsAes256Key, IsAes256KeyList, IsHttpUrl, IsPort, IsPostgresUrl, ToBool, ToInt } from '@bursar/service-kit';
 import { WebhookServiceSettings } from '@bursar/queue';
 
 const TTL_RULE = 'LEDGER_ACCESS_TOKEN_TTL_SECONDS must be an integer from 60 to 86400';
@@ -54,39 +54,27 @@ export class LedgerSettings extends WebhookServiceSettings {
    * How long a completed idempotency key keeps its result for replay, in hours; 0 (the default)
    * keeps keys forever, as the reference does.
    */
-  @ToInt()
-  @IsInt()
-  @Min(0)
+  @IntSetting(0)
   LEDGER_IDEMPOTENCY_RETENTION_HOURS = 0;
 
   /** Per-client read budget (GET/HEAD) per second. */
-  @ToInt()
-  @IsInt()
-  @Min(1)
+  @IntSetting(1)
   LEDGER_RATE_LIMIT_READS_PER_SECOND = 100;
 
   /** Per-client write budget per second. */
-  @ToInt()
-  @IsInt()
-  @Min(1)
+  @IntSetting(1)
   LEDGER_RATE_LIMIT_WRITES_PER_SECOND = 20;
 
   /** Reconciliation runs over at most this many open rows run inside the request and answer `completed`; larger ones are queued. */
-  @ToInt()
-  @IsInt()
-  @Min(0)
+  @IntSetting(0)
   LEDGER_RECONCILIATION_SYNC_ROW_LIMIT = 500;
 
   /** A running reconciliation run whose heartbeat is older than this is presumed dead and run again. */
-  @ToInt()
-  @IsInt()
-  @Min(200)
+  @IntSetting(200)
   LEDGER_RECONCILIATION_STALE_AFTER_MS = 60_000;
 
   /** How often queued runs, and running ones whose process died, are handed to the run queue. */
-  @ToInt()
-  @IsInt()
-  @Min(50)
+  @IntSetting(50)
   LEDGER_RECONCILIATION_SWEEP_INTERVAL_MS = 15_000;
 
   /** Folder of export files when no S3 bucket is configured (EXPORT_S3_BUCKET unset). */
@@ -95,65 +83,45 @@ export class LedgerSettings extends WebhookServiceSettings {
   LEDGER_EXPORT_DIR = '.data/exports';
 
   /** How long an export's download links stay valid after it is ready (at most 7 days, the S3 presigning limit). */
-  @ToInt()
-  @IsInt()
-  @Min(1)
-  @Max(604_800)
+  @IntSetting(1, 604_800)
   LEDGER_EXPORT_URL_TTL_SECONDS = 604_800;
 
   /** How often an idle process looks for pending exports (and running ones whose process died). */
-  @ToInt()
-  @IsInt()
-  @Min(10)
+  @IntSetting(10)
   LEDGER_EXPORT_POLL_INTERVAL_MS = 1_000;
 
   /** A running export whose heartbeat is older than this is presumed dead and run again. */
-  @ToInt()
-  @IsInt()
-  @Min(200)
+  @IntSetting(200)
   LEDGER_EXPORT_STALE_AFTER_MS = 60_000;
 
   /**
    * How often committed changes are sealed into the books log (docs/verifiable-records.md); a round
    * that fills a whole batch goes again at once.
    */
-  @ToInt()
-  @IsInt()
-  @Min(10)
+  @IntSetting(10)
   LEDGER_LOG_SEAL_INTERVAL_MS = 200;
 
   /** Changes sealed per database transaction. */
-  @ToInt()
-  @IsInt()
-  @Min(1)
-  @Max(10_000)
+  @IntSetting(1, 10_000)
   LEDGER_LOG_SEAL_BATCH = 1_000;
 
   /** A checkpoint is signed once a ledger's log has grown this many entries past its newest one... */
-  @ToInt()
-  @IsInt()
-  @Min(1)
+  @IntSetting(1)
   LEDGER_LOG_CHECKPOINT_EVERY = 1_000;
 
   /** ...or this many seconds after it, when the log has grown at all. */
-  @ToInt()
-  @IsInt()
-  @Min(1)
+  @IntSetting(1)
   LEDGER_LOG_CHECKPOINT_SECONDS = 60;
 
   /** How often each process reloads the checkpoint signing keys (a rotation is published by then). */
-  @ToInt()
-  @IsInt()
-  @Min(100)
+  @IntSetting(100)
   LEDGER_LOG_KEY_RELOAD_MS = 30_000;
 
   /**
    * A rotated checkpoint key signs only this long after its creation, so every replica and every
    * cached copy of the log JWKS lists it first.
    */
-  @ToInt()
-  @IsInt()
-  @Min(0)
+  @IntSetting(0)
   LEDGER_LOG_KEY_ACTIVATION_DELAY_MS = 120_000;
 
   /** S3-compatible bucket for export files; when set, exports go there and downloads are presigned S3 URLs. */

@@ -192,11 +192,8 @@ export class ExternalTransactionsService {
    * concurrent match took is 409 `invalid_state`.
    */
   async match(scope: LedgerScope, id: string, postingIds: string[], note: string | null): Promise<ReconciliationMatchRecord> {
-    if (!isUUID(id)) throw notFound(id);
-    const ids = [...new Set(postingIds.map((p) => BigInt(p).toString()))];
-    return this.dataSource.transaction(async (manager) => {
-      const row = await this.rows.find(scope, id, manager, true);
-      if (!row) throw notFound(id);
+    return this.withLockedRow(scope, id, async (manager, row) => {
+      const ids = [...new Set(postingIds.map((p) => BigInt(p).toString()))];
       if (row.status !== 'open') throw notInState(row, 'open');
       const problem = manualMatchProblem(row, ids, await this.matches.lockPostings(manager, scope, ids));
       if (problem) throw LedgerErrors.error('invalid_request', { ...problem, param: 'posting_ids' });
@@ -218,10 +215,7 @@ export class ExternalTransactionsService {
 
   /** Reverses the row's live match: postings released, row open again, reconciliation.match_reversed. */
   async unmatch(scope: LedgerScope, id: string, reason: string | null): Promise<ExternalTransactionRecord> {
-    if (!isUUID(id)) throw notFound(id);
-    return this.dataSource.transaction(async (manager) => {
-      const row = await this.rows.find(scope, id, manager, true);
-      if (!row) throw notFound(id);
+    return this.withLockedRow(scope, id, async (manager, row) => {
       const match =
         row.status === 'matched' && row.reconciliationMatchId ? await this.matches.reverse(manager, scope, row.reconciliationMatchId, reason) : null;
       if (!match) throw notInState(row, 'matched');
@@ -233,15 +227,22 @@ export class ExternalTransactionsService {
 
   /** Sets an open row aside (external_transaction.ignored); ignoring an ignored row changes nothing; matched is 409. */
   async ignore(scope: LedgerScope, id: string, reason: string | null): Promise<ExternalTransactionRecord> {
-    if (!isUUID(id)) throw notFound(id);
-    return this.dataSource.transaction(async (manager) => {
-      const row = await this.rows.find(scope, id, manager, true);
-      if (!row) throw notFound(id);
+    return this.withLockedRow(scope, id, async (manager, row) => {
       if (row.status === 'ignored') return row;
       if (row.status !== 'open') throw notInState(row, 'open');
       const ignored = await this.rows.markIgnored(manager, scope, row.id, reason);
       await this.events.record(manager, scope, 'external_transaction.ignored', row.id, { ...presentExternalTransaction(ignored), reason });
       return ignored;
+    });
+  }
+
+  /** Runs `work` in a transaction holding the row's lock; an unknown id (or not a UUID) is 404. */
+  private withLockedRow<T>(scope: LedgerScope, id: string, work: (manager: EntityManager, row: ExternalTransactionRecord) => Promise<T>): Promise<T> {
+    if (!isUUID(id)) throw notFound(id);
+    return this.dataSource.transaction(async (manager) => {
+      const row = await this.rows.find(scope, id, manager, true);
+      if (!row) throw notFound(id);
+      return work(manager, row);
     });
   }
 

@@ -250,14 +250,20 @@ export class ReconciliationMatcher {
     }
   }
 
-  /** Pass 2, second half: amounts within the tolerance (smallest residual, then nearest date), for rows still open. */
-  private tolerancePass(): void {
-    const { tolerance, windowMs } = this.options;
-    const byCurrency = groupBy(
+  /** The postings no match has taken yet, per currency, each group in `order`. */
+  private untakenByCurrency(order: (a: MatchPosting, b: MatchPosting) => number): Map<string, MatchPosting[]> {
+    const groups = groupBy(
       this.postings.filter((p) => !p.taken),
       (p) => p.currency,
     );
-    for (const group of byCurrency.values()) group.sort((a, b) => (a.amount < b.amount ? -1 : a.amount > b.amount ? 1 : byDate(a, b)));
+    for (const group of groups.values()) group.sort(order);
+    return groups;
+  }
+
+  /** Pass 2, second half: amounts within the tolerance (smallest residual, then nearest date), for rows still open. */
+  private tolerancePass(): void {
+    const { tolerance, windowMs } = this.options;
+    const byCurrency = this.untakenByCurrency((a, b) => (a.amount < b.amount ? -1 : a.amount > b.amount ? 1 : byDate(a, b)));
     for (const row of this.open()) {
       const group = byCurrency.get(row.currency) ?? [];
       let lo = 0;
@@ -289,11 +295,7 @@ export class ReconciliationMatcher {
    */
   private sumPass(): void {
     const { tolerance, windowMs } = this.options;
-    const byCurrency = groupBy(
-      this.postings.filter((p) => !p.taken),
-      (p) => p.currency,
-    );
-    for (const group of byCurrency.values()) group.sort(byDate);
+    const byCurrency = this.untakenByCurrency(byDate);
     for (const row of this.open()) {
       const group = byCurrency.get(row.currency) ?? [];
       const positive = row.amount > 0n;

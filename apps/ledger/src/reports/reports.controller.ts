@@ -1,4 +1,4 @@
-import { Get, Query, Req, Res } from '@nestjs/common';
+import { applyDecorators, Get, Query, Req, Res, Type } from '@nestjs/common';
 import { ApiOperation, ApiProduces } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { RequireScope } from '../auth/require-scope.decorator';
@@ -18,7 +18,11 @@ import {
 import { toCsv, wantsCsv } from './report-csv';
 import { Report, ReportsService } from './reports.service';
 
-const dateOr = (value: string | undefined, fallback: Date) => (value ? new Date(value) : fallback);
+const dateOr = <F extends Date | null>(value: string | undefined, fallback: F) => (value ? new Date(value) : fallback);
+
+/** A report route: read scope, answered as the JSON envelope or as CSV (see `send`). */
+const ReportRoute = (path: string, report: Type<unknown>, summary: string) =>
+  applyDecorators(Get(path), RequireScope('ledger:read'), ApiProduces('application/json', 'text/csv'), ApiEnveloped(report), ApiOperation({ summary }));
 
 @LedgerApiController('reports', 'Reports')
 export class ReportsController {
@@ -36,63 +40,37 @@ export class ReportsController {
     res.status(200).json({ data: report.body, livemode: req.livemode ?? false, request_id: String(req.id) });
   }
 
-  @Get('trial_balance')
-  @RequireScope('ledger:read')
-  @ApiProduces('application/json', 'text/csv')
-  @ApiEnveloped(TrialBalanceReport)
-  @ApiOperation({ summary: 'Every account at `at` (value_date); healthy when every currency nets to zero' })
+  @ReportRoute('trial_balance', TrialBalanceReport, 'Every account at `at` (value_date); healthy when every currency nets to zero')
   async trialBalance(@CurrentLedger() ledger: LedgerScope, @Query() q: PointInTimeQuery, @Req() req: Request, @Res() res: Response) {
     const report = await this.reports.trialBalance(ledger, dateOr(q.at, new Date()), { currency: q.currency, includeZero: q.include_zero === 'true' });
     this.send(req, res, q.format, report);
   }
 
-  @Get('balance_sheet')
-  @RequireScope('ledger:read')
-  @ApiProduces('application/json', 'text/csv')
-  @ApiEnveloped(BalanceSheetReport)
-  @ApiOperation({ summary: 'Assets, liabilities, equity and retained earnings (revenue minus expense) at `at`' })
+  @ReportRoute('balance_sheet', BalanceSheetReport, 'Assets, liabilities, equity and retained earnings (revenue minus expense) at `at`')
   async balanceSheet(@CurrentLedger() ledger: LedgerScope, @Query() q: PointInTimeQuery, @Req() req: Request, @Res() res: Response) {
     this.send(req, res, q.format, await this.reports.balanceSheet(ledger, dateOr(q.at, new Date()), { currency: q.currency }));
   }
 
-  @Get('income_statement')
-  @RequireScope('ledger:read')
-  @ApiProduces('application/json', 'text/csv')
-  @ApiEnveloped(IncomeStatementReport)
-  @ApiOperation({ summary: 'Revenue, expense and net income over [from, to), optionally bucketed by granularity' })
+  @ReportRoute('income_statement', IncomeStatementReport, 'Revenue, expense and net income over [from, to), optionally bucketed by granularity')
   async incomeStatement(@CurrentLedger() ledger: LedgerScope, @Query() q: PeriodReportQuery, @Req() req: Request, @Res() res: Response) {
-    const from = q.from ? new Date(q.from) : null;
+    const from = dateOr(q.from, null);
     const report = await this.reports.incomeStatement(ledger, from, dateOr(q.to, new Date()), q.granularity, { currency: q.currency });
     this.send(req, res, q.format, report);
   }
 
-  @Get('cash_flow')
-  @RequireScope('ledger:read')
-  @ApiProduces('application/json', 'text/csv')
-  @ApiEnveloped(CashFlowReport)
-  @ApiOperation({ summary: 'Net change of asset accounts over [from, to), bucketed by the kind of the opposite legs; pending excluded' })
+  @ReportRoute('cash_flow', CashFlowReport, 'Net change of asset accounts over [from, to), bucketed by the kind of the opposite legs; pending excluded')
   async cashFlow(@CurrentLedger() ledger: LedgerScope, @Query() q: PeriodReportQuery, @Req() req: Request, @Res() res: Response) {
-    const from = q.from ? new Date(q.from) : null;
+    const from = dateOr(q.from, null);
     const report = await this.reports.cashFlow(ledger, from, dateOr(q.to, new Date()), q.granularity, { currency: q.currency });
     this.send(req, res, q.format, report);
   }
 
-  @Get('reserves_outstanding')
-  @RequireScope('ledger:read')
-  @ApiProduces('application/json', 'text/csv')
-  @ApiEnveloped(ReservesOutstandingReport)
-  @ApiOperation({ summary: 'Posted balance of every reserve (restricted) account at `at`, with totals per currency' })
+  @ReportRoute('reserves_outstanding', ReservesOutstandingReport, 'Posted balance of every reserve (restricted) account at `at`, with totals per currency')
   async reservesOutstanding(@CurrentLedger() ledger: LedgerScope, @Query() q: ReservesOutstandingQuery, @Req() req: Request, @Res() res: Response) {
     this.send(req, res, q.format, await this.reports.reservesOutstanding(ledger, dateOr(q.at, new Date()), { currency: q.currency }));
   }
 
-  @Get('fund_segregation')
-  @RequireScope('ledger:read')
-  @ApiProduces('application/json', 'text/csv')
-  @ApiEnveloped(FundSegregationReport)
-  @ApiOperation({
-    summary: 'Per currency at value_date: client_held balances against custody holdings (accounts naming a custody_provider), and their delta',
-  })
+  @ReportRoute('fund_segregation', FundSegregationReport, 'Per currency at value_date: client_held balances against custody holdings (accounts naming a custody_provider), and their delta')
   async fundSegregation(@CurrentLedger() ledger: LedgerScope, @Query() q: FundSegregationQuery, @Req() req: Request, @Res() res: Response) {
     this.send(req, res, q.format, await this.reports.fundSegregation(ledger, q.value_date, { currency: q.currency }));
   }

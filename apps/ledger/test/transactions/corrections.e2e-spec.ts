@@ -1,4 +1,4 @@
-import { BooksApi, startBooksApp } from '../books-api';
+import { BooksApi, leg, startBooksApp } from '../books-api';
 import { LedgerTestApp } from '../ledger-test-app';
 
 describe('Corrections: reversals and refunds', () => {
@@ -66,14 +66,7 @@ describe('Corrections: reversals and refunds', () => {
     expect(unsealed(await eventData('transaction.reversed', posted.id))).toEqual(unsealed(archived));
     // A pending original: the write voids its legs at its own time, which the reversed event shows.
     const pending = (
-      await api
-        .post('/transactions', {
-          postings: [
-            { account: 'ev:cash', amount: '30', currency: 'USD', direction: 'debit', pending: true },
-            { account: 'ev:sales', amount: '30', currency: 'USD', direction: 'credit', pending: true },
-          ],
-        })
-        .expect(201)
+      await api.book([leg('debit', 'ev:cash', '30', 'USD', { pending: true }), leg('credit', 'ev:sales', '30', 'USD', { pending: true })]).expect(201)
     ).body.data;
     await api.post(`/transactions/${pending.id}/reverse`).expect(201);
     const voided = await read(pending.id);
@@ -91,17 +84,7 @@ describe('Corrections: reversals and refunds', () => {
   });
 
   it('refunds part of a transaction, scaled leg by leg, and tracks what remains', async () => {
-    const original = (
-      await api
-        .post('/transactions', {
-          postings: [
-            { account: 'cash', amount: '1000', currency: 'USD', direction: 'debit' },
-            { account: 'sales', amount: '901', currency: 'USD', direction: 'credit' },
-            { account: 'fees', amount: '99', currency: 'USD', direction: 'credit' },
-          ],
-        })
-        .expect(201)
-    ).body.data;
+    const original = (await api.book([leg('debit', 'cash', '1000'), leg('credit', 'sales', '901'), leg('credit', 'fees', '99')]).expect(201)).body.data;
     const first = await api.post(`/transactions/${original.id}/refund`, { amount: '333', metadata: { reason: 'damaged' } }).expect(201);
     expect(first.body.data).toMatchObject({
       reverses: original.id,
@@ -138,14 +121,7 @@ describe('Corrections: reversals and refunds', () => {
   it('needs a currency to refund a multi-currency original and scales the other legs too', async () => {
     const original = (
       await api
-        .post('/transactions', {
-          postings: [
-            { account: 'cash', amount: '1100', currency: 'USD', direction: 'debit' },
-            { account: 'sales', amount: '1100', currency: 'USD', direction: 'credit' },
-            { account: 'eur:cash', amount: '1000', currency: 'EUR', direction: 'debit' },
-            { account: 'eur:sales', amount: '1000', currency: 'EUR', direction: 'credit' },
-          ],
-        })
+        .book([leg('debit', 'cash', '1100'), leg('credit', 'sales', '1100'), leg('debit', 'eur:cash', '1000', 'EUR'), leg('credit', 'eur:sales', '1000', 'EUR')])
         .expect(201)
     ).body.data;
     const missing = await api.post(`/transactions/${original.id}/refund`, { amount: '100' }).expect(422);

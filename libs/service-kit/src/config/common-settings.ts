@@ -17,6 +17,14 @@ export const IsPort = () => (target: object, key: string) => {
   Max(65535, { message: `${key} must be a port number` })(target, key);
 };
 
+/** An integer setting (env values arrive as strings) of at least `min` and, when given, at most `max`. */
+export const IntSetting = (min: number, max?: number) => (target: object, key: string) => {
+  ToInt()(target, key);
+  IsInt()(target, key);
+  Min(min)(target, key);
+  if (max !== undefined) Max(max)(target, key);
+};
+
 /** Settings every process reads. */
 export class CommonSettings {
   @IsRedisUrl()

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
-import { DECORATORS } from '@nestjs/swagger';
+import { ApiPropertyOptional, ApiPropertyOptions, DECORATORS } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { getMetadataStorage, IS_OBJECT, IsObject, ValidateNested, ValidationTypes } from 'class-validator';
+import { getMetadataStorage, IS_OBJECT, IsIn, IsObject, IsOptional, IsString, Length, ValidateNested, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 
 /*
@@ -18,6 +18,24 @@ import type { ValidationMetadata } from 'class-validator/types/metadata/Validati
 export function NestedDto(type: () => new () => object, options: { each?: boolean } = {}): PropertyDecorator {
   const each = options.each ?? false;
   return applyDecorators(IsObject({ each }), ValidateNested({ each }), Type(type));
+}
+
+/**
+ * An optional field that also takes null (to clear it or turn it off): documented nullable, which
+ * is what keeps an explicit null from being read as absent, and validated only when a value is sent.
+ */
+export function Nullable(doc: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(ApiPropertyOptional({ ...doc, nullable: true } as ApiPropertyOptions), IsOptional());
+}
+
+/** An optional field taking one of `values`, documented as that enum. */
+export function OptionalIn(values: readonly string[], doc: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(ApiPropertyOptional({ enum: values, ...doc } as ApiPropertyOptions), IsOptional(), IsIn([...values]));
+}
+
+/** An optional string of `min` to `max` characters. */
+export function OptionalText(min: number, max: number, doc: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(ApiPropertyOptional(doc), IsOptional(), IsString(), Length(min, max));
 }
 
 interface PropertyDoc {

@@ -1,13 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Matches, Max, Min } from 'class-validator';
+import { Nullable } from '@bursar/service-kit';
 
 export const ACTION_TYPE_PATTERN = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
-const present = (_: unknown, v: unknown) => v !== undefined && v !== null;
-
 /** The action fields a policy evaluates; shared by real requests and policy previews. */
 export class ActionFieldsDto {
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Counterparty or target; matched by allowlists' })
-  @ValidateIf(present)
+  @Nullable({ type: String, description: 'Counterparty or target; matched by allowlists' })
   @IsString()
   @Length(1, 500)
   resource?: string | null;
@@ -36,8 +34,7 @@ export class ActionRequestDto extends ActionFieldsDto {
   @Matches(ACTION_TYPE_PATTERN, { message: 'action_type must be lowercase, dot separated words' })
   action_type: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Links the audit trail; generated when absent' })
-  @ValidateIf(present)
+  @Nullable({ type: String, description: 'Links the audit trail; generated when absent' })
   @IsString()
   @Length(1, 200)
   trace_id?: string | null;

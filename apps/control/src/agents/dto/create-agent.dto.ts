@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import type { AgentMode } from '../agent-key';
 import { SCOPE_MESSAGE, SCOPE_PATTERN } from './agent-fields';
+import { Nullable } from '@bursar/service-kit';
 
 export class CreateAgentDto {
   @ApiProperty({ minLength: 1, maxLength: 200 })
@@ -28,8 +29,7 @@ export class CreateAgentDto {
   scopes: string[] = [];
 
   /** Largest budget the agent may open; null or absent means no ceiling. */
-  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 0, description: 'Largest budget the agent may open; null = no ceiling' })
-  @IsOptional()
+  @Nullable({ type: Number, minimum: 0, description: 'Largest budget the agent may open; null = no ceiling' })
   @IsInt()
   @Min(0)
   @Max(Number.MAX_SAFE_INTEGER)

@@ -1,7 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { AGENT_STATUSES, AgentStatus } from '../agent.entity';
 import { SCOPE_MESSAGE, SCOPE_PATTERN } from './agent-fields';
+import { Nullable } from '@bursar/service-kit';
 
 /** Absent fields stay as they are; only `max_budget_cents` may be set to null (no ceiling). */
 export class UpdateAgentDto {
@@ -23,8 +24,7 @@ export class UpdateAgentDto {
   @Matches(SCOPE_PATTERN, { each: true, message: SCOPE_MESSAGE })
   scopes?: string[];
 
-  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 0 })
-  @IsOptional()
+  @Nullable({ type: Number, minimum: 0 })
   @IsInt()
   @Min(0)
   @Max(Number.MAX_SAFE_INTEGER)

@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, IsUUID, Min } from 'class-validator';
 import { ListQueryDto } from '../../common/pagination';
+import { OptionalIn } from '@bursar/service-kit';
 
 export const INTENT_STATES = ['pending', 'held', 'requires_approval', 'completed', 'executed', 'failed', 'denied'] as const;
 
@@ -17,9 +18,7 @@ export class IntentQueueDto extends ListQueryDto {
   @IsUUID()
   budget_id?: string;
 
-  @ApiPropertyOptional({ enum: INTENT_STATES, description: 'requires_approval is accepted as the name of held' })
-  @IsOptional()
-  @IsIn(INTENT_STATES)
+  @OptionalIn(INTENT_STATES, { description: 'requires_approval is accepted as the name of held' })
   state?: (typeof INTENT_STATES)[number];
 
   @ApiPropertyOptional({ example: 'llm.call', description: 'Exact action type (payment intents: payment.create)' })

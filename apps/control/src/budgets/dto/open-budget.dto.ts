@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsUUID, Matches, Max, Min } from 'class-validator';
+import { Nullable } from '@bursar/service-kit';
 
 export class OpenBudgetDto {
   @ApiProperty({ type: 'integer', minimum: 1 })
@@ -15,8 +16,7 @@ export class OpenBudgetDto {
   currency?: string;
 
   /** A budget of this same agent to reserve the headroom from. */
-  @ApiPropertyOptional({ format: 'uuid', nullable: true })
-  @IsOptional()
+  @Nullable({ format: 'uuid' })
   @IsUUID()
   parent_budget_id?: string | null;
 }

@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Length } from 'class-validator';
+import { IsOptional, IsString } from 'class-validator';
+import { OptionalText } from '@bursar/service-kit';
 
 export class VerifyCosignatureDto {
   @ApiPropertyOptional({ description: 'The cosignature JWT; may instead be sent as Authorization: Bearer <jwt>. Empty counts as missing.' })
@@ -9,9 +10,6 @@ export class VerifyCosignatureDto {
 }
 
 export class ConsumeCosignatureDto extends VerifyCosignatureDto {
-  @ApiPropertyOptional({ description: 'Label recorded on the consumption (the executor, say)' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
+  @OptionalText(1, 200, { description: 'Label recorded on the consumption (the executor, say)' })
   consumed_by?: string;
 }

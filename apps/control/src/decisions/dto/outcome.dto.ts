@@ -1,18 +1,11 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Length } from 'class-validator';
+import { OptionalText } from '@bursar/service-kit';
 
 export class CompleteIntentDto {
-  @ApiPropertyOptional({ description: 'The ledger transaction that recorded the settlement, if any' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
+  @OptionalText(1, 200, { description: 'The ledger transaction that recorded the settlement, if any' })
   ledger_transaction_id?: string;
 }
 
 export class FailIntentDto {
-  @ApiPropertyOptional({ default: 'execution_failed', description: 'Stored as failure_reason' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 500)
+  @OptionalText(1, 500, { default: 'execution_failed', description: 'Stored as failure_reason' })
   reason?: string;
 }

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { WORKSPACE_ROLES, WorkspaceRole } from '../../workspaces/workspace-roles';
+import { Nullable } from '@bursar/service-kit';
 
 export class CreateMembershipDto {
   @ApiProperty({ description: "The person's identity `sub`" })
@@ -8,8 +9,7 @@ export class CreateMembershipDto {
   @Length(1, 255)
   user_sub: string;
 
-  @ApiPropertyOptional({ nullable: true })
-  @IsOptional()
+  @Nullable()
   @IsEmail()
   email?: string | null;
 

@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Max, Min, ValidateIf } from 'class-validator';
-
-const present = (_: unknown, v: unknown) => v !== undefined && v !== null;
+import { IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
+import { Nullable } from '@bursar/service-kit';
 
 /** Fields a payment simulation and a payment authorization share. */
 export class PaymentSimulationDto {
@@ -15,19 +14,16 @@ export class PaymentSimulationDto {
   @Max(Number.MAX_SAFE_INTEGER)
   amount_cents: number;
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Evaluated as the resource of payment.create' })
-  @ValidateIf(present)
+  @Nullable({ type: String, description: 'Evaluated as the resource of payment.create' })
   @IsString()
   @Length(1, 500)
   counterparty?: string | null;
 
-  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'A spend token this agent minted against the same budget' })
-  @ValidateIf(present)
+  @Nullable({ type: String, format: 'uuid', description: 'A spend token this agent minted against the same budget' })
   @IsUUID()
   spend_token_id?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true })
-  @ValidateIf(present)
+  @Nullable({ type: String })
   @IsString()
   @Length(1, 200)
   trace_id?: string | null;

@@ -1,12 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, Min } from 'class-validator';
 import { ListQueryDto } from '../../common/pagination';
-
-const present = (_: unknown, v: unknown) => v !== undefined && v !== null;
+import { Nullable } from '@bursar/service-kit';
 
 /** An amount in cents that may be null (the shorthand is then off). */
-const NullableCents = () => applyDecorators(ValidateIf(present), IsInt(), Min(0), Max(Number.MAX_SAFE_INTEGER));
+const NullableCents = (description?: string) => applyDecorators(Nullable({ type: 'integer', description }), IsInt(), Min(0), Max(Number.MAX_SAFE_INTEGER));
 
 /** The policy body a preview evaluates and a write stores: typed shorthand plus rules and imports. */
 export class PolicyDraftDto {
@@ -15,27 +14,22 @@ export class PolicyDraftDto {
   @IsIn(['blocklist', 'allowlist'])
   mode?: 'blocklist' | 'allowlist';
 
-  @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'Reports as per_transaction_cap' })
-  @NullableCents()
+  @NullableCents('Reports as per_transaction_cap')
   per_transaction_cap_cents?: number | null;
 
-  @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'With velocity_window_seconds; reports as velocity_cap' })
-  @NullableCents()
+  @NullableCents('With velocity_window_seconds; reports as velocity_cap')
   velocity_cap_cents?: number | null;
 
-  @ApiPropertyOptional({ type: 'integer', nullable: true })
-  @ValidateIf(present)
+  @Nullable({ type: 'integer' })
   @IsInt()
   @Min(1)
   @Max(366 * 86400)
   velocity_window_seconds?: number | null;
 
-  @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'Calendar month (UTC); reports as monthly_cap' })
-  @NullableCents()
+  @NullableCents('Calendar month (UTC); reports as monthly_cap')
   monthly_cap_cents?: number | null;
 
-  @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'Holds (202) above this; reports as approval_threshold' })
-  @NullableCents()
+  @NullableCents('Holds (202) above this; reports as approval_threshold')
   approval_threshold_cents?: number | null;
 
   @ApiPropertyOptional({ type: [String], description: 'Reports as counterparty_allowlist; empty = no restriction' })

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsOptional, IsString, Length, Matches, ValidateIf } from 'class-validator';
+import { Nullable } from '@bursar/service-kit';
 
 const RULES_DOC =
   'Rule objects: {kind, id?, rule_name?, action_types?, ...settings of the kind}. Kinds: cost_cap {max_cents}, ' +
@@ -14,8 +15,7 @@ export class CreatePolicyModuleDto {
   @Matches(/^[a-z0-9]+(-[a-z0-9]+)*$/, { message: 'name must be lowercase words joined by hyphens' })
   name: string;
 
-  @ApiPropertyOptional({ nullable: true })
-  @IsOptional()
+  @Nullable()
   @IsString()
   @Length(0, 2000)
   description?: string | null;

@@ -1,5 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDateString, IsInt, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsDateString, IsInt, IsString, IsUUID, Length, Max, Min } from 'class-validator';
+import { Nullable } from '@bursar/service-kit';
 
 export class MintSpendTokenDto {
   @ApiProperty({ format: 'uuid', description: 'An active budget of this agent' })
@@ -12,14 +13,12 @@ export class MintSpendTokenDto {
   @Max(Number.MAX_SAFE_INTEGER)
   amount_ceiling_cents: number;
 
-  @ApiPropertyOptional({ nullable: true, description: 'Pins the token to this payee' })
-  @IsOptional()
+  @Nullable({ description: 'Pins the token to this payee' })
   @IsString()
   @Length(1, 500)
   counterparty?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, format: 'date-time', description: 'Must lie in the future' })
-  @IsOptional()
+  @Nullable({ format: 'date-time', description: 'Must lie in the future' })
   @IsDateString({ strict: true })
   expires_at?: string | null;
 }

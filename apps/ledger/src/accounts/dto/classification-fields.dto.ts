@@ -1,28 +1,18 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsObject, IsOptional, IsString, Length } from 'class-validator';
 import { FUND_CLASSIFICATIONS, FundClassification } from '../account-kinds';
+import { OptionalMetadata } from '../../common/optional-metadata.decorator';
+import { OptionalIn, OptionalText } from '@bursar/service-kit';
 
 /** Fields an account template and an account share: fund classification, custody pair, metadata. */
 export class ClassificationFieldsDto {
-  @ApiPropertyOptional({ enum: FUND_CLASSIFICATIONS, description: "Accounts default to neutral, or to their template's" })
-  @IsOptional()
-  @IsIn(FUND_CLASSIFICATIONS)
+  @OptionalIn(FUND_CLASSIFICATIONS, { description: "Accounts default to neutral, or to their template's" })
   fund_classification?: FundClassification;
 
-  @ApiPropertyOptional({ description: 'Custodian of the funds; custody_provider and custody_external_id go together' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
+  @OptionalText(1, 200, { description: 'Custodian of the funds; custody_provider and custody_external_id go together' })
   custody_provider?: string;
 
-  @ApiPropertyOptional({ description: "The custodian's identifier of the holding" })
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
+  @OptionalText(1, 200, { description: "The custodian's identifier of the holding" })
   custody_external_id?: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
-  @IsObject()
+  @OptionalMetadata()
   metadata?: Record<string, unknown>;
 }

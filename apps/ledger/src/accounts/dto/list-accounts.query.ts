@@ -1,15 +1,14 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageQuery } from '../../common/pagination';
 import { ACCOUNT_KINDS, ACCOUNT_TYPES, AccountType, FUND_CLASSIFICATIONS, FundClassification } from '../account-kinds';
+import { OptionalIn } from '@bursar/service-kit';
 
 /** Account kinds, plus `reserve`, the reference's R1 name for `restricted`. */
 const LISTED_KINDS = [...ACCOUNT_KINDS, 'reserve'] as const;
 
 export class ListAccountsQuery extends PageQuery {
-  @ApiPropertyOptional({ enum: ACCOUNT_TYPES })
-  @IsOptional()
-  @IsIn(ACCOUNT_TYPES)
+  @OptionalIn(ACCOUNT_TYPES)
   type?: AccountType;
 
   @ApiPropertyOptional()
@@ -18,9 +17,7 @@ export class ListAccountsQuery extends PageQuery {
   @MaxLength(32)
   currency?: string;
 
-  @ApiPropertyOptional({ enum: LISTED_KINDS, description: 'reserve is an older name of restricted' })
-  @IsOptional()
-  @IsIn(LISTED_KINDS)
+  @OptionalIn(LISTED_KINDS, { description: 'reserve is an older name of restricted' })
   kind?: (typeof LISTED_KINDS)[number];
 
   @ApiPropertyOptional()
@@ -28,9 +25,7 @@ export class ListAccountsQuery extends PageQuery {
   @IsString()
   counterparty_ref?: string;
 
-  @ApiPropertyOptional({ enum: FUND_CLASSIFICATIONS })
-  @IsOptional()
-  @IsIn(FUND_CLASSIFICATIONS)
+  @OptionalIn(FUND_CLASSIFICATIONS)
   fund_classification?: FundClassification;
 
   @ApiPropertyOptional()

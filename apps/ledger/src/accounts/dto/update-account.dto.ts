@@ -1,51 +1,40 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Allow, IsIn, IsObject, IsOptional, IsString, Length, Matches, ValidateIf } from 'class-validator';
-import { ACCOUNT_ID_PATTERN, FUND_CLASSIFICATIONS, FundClassification } from '../account-kinds';
+import { Allow, IsString, Length } from 'class-validator';
+import { FUND_CLASSIFICATIONS, FundClassification } from '../account-kinds';
+import { Nullable, OptionalIn, OptionalText } from '@bursar/service-kit';
+import { OptionalMetadata } from '../../common/optional-metadata.decorator';
+import { IsAccountId } from '../account-id.validator';
 
 /** Settable fields; nullable ones accept null to clear. The fixed fields are accepted only to refuse a change. */
 export class UpdateAccountDto {
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @Length(1, 500)
+  @OptionalText(1, 500)
   name?: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
-  @IsObject()
+  @OptionalMetadata()
   metadata?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ nullable: true })
-  @ValidateIf((_, v) => v !== null && v !== undefined)
-  @IsString()
-  @Matches(ACCOUNT_ID_PATTERN)
+  @Nullable()
+  @IsAccountId()
   parent_id?: string | null;
 
-  @ApiPropertyOptional({ nullable: true })
-  @ValidateIf((_, v) => v !== null && v !== undefined)
+  @Nullable()
   @IsString()
   @Length(1, 200)
   ledgerable_type?: string | null;
 
-  @ApiPropertyOptional({ nullable: true })
-  @ValidateIf((_, v) => v !== null && v !== undefined)
+  @Nullable()
   @IsString()
   @Length(1, 200)
   ledgerable_id?: string | null;
 
-  @ApiPropertyOptional({ enum: FUND_CLASSIFICATIONS })
-  @IsOptional()
-  @IsIn(FUND_CLASSIFICATIONS)
+  @OptionalIn(FUND_CLASSIFICATIONS)
   fund_classification?: FundClassification;
 
-  @ApiPropertyOptional({ nullable: true, description: 'Set with custody_external_id, or clear both with null' })
-  @ValidateIf((_, v) => v !== null && v !== undefined)
+  @Nullable({ description: 'Set with custody_external_id, or clear both with null' })
   @IsString()
   @Length(1, 200)
   custody_provider?: string | null;
 
-  @ApiPropertyOptional({ nullable: true })
-  @ValidateIf((_, v) => v !== null && v !== undefined)
+  @Nullable()
   @IsString()
   @Length(1, 200)
   custody_external_id?: string | null;

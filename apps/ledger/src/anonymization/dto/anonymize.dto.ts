@@ -1,5 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Equals, IsOptional, IsString, Length } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import { Equals } from 'class-validator';
+import { OptionalText } from '@bursar/service-kit';
 
 export const ANONYMIZE_CONFIRMATION = 'ANONYMIZE';
 
@@ -8,9 +9,6 @@ export class AnonymizeDto {
   @Equals(ANONYMIZE_CONFIRMATION, { message: `confirm must be exactly "${ANONYMIZE_CONFIRMATION}"` })
   confirm: string;
 
-  @ApiPropertyOptional({ maxLength: 1000, description: 'Why, kept with the anonymization record' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 1000)
+  @OptionalText(1, 1000, { maxLength: 1000, description: 'Why, kept with the anonymization record' })
   reason?: string;
 }

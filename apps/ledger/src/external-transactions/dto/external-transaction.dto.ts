@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, IsUUID, Length, MaxLength, ValidateBy } from 'class-validator';
-import { IsInstant } from '../../common/is-instant.decorator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, IsUUID, MaxLength, ValidateBy } from 'class-validator';
+import { OptionalInstant } from '../../common/is-instant.decorator';
 import { pageQueryOf, COMMON_LIMITS } from '../../common/pagination';
 import { EXTERNAL_TRANSACTION_STATUSES } from '../external-transaction.record';
 import { MAX_INGEST_ITEMS } from '../external-transactions.service';
+import { OptionalIn, OptionalText } from '@bursar/service-kit';
 
 const INT64_MAX = 9223372036854775807n;
 
@@ -37,9 +38,7 @@ export class IngestDto {
 }
 
 export class ListExternalTransactionsQuery extends pageQueryOf(COMMON_LIMITS) {
-  @ApiPropertyOptional({ enum: EXTERNAL_TRANSACTION_STATUSES })
-  @IsOptional()
-  @IsIn(EXTERNAL_TRANSACTION_STATUSES)
+  @OptionalIn(EXTERNAL_TRANSACTION_STATUSES)
   status?: (typeof EXTERNAL_TRANSACTION_STATUSES)[number];
 
   @ApiPropertyOptional({ format: 'uuid' })
@@ -53,14 +52,10 @@ export class ListExternalTransactionsQuery extends pageQueryOf(COMMON_LIMITS) {
   @MaxLength(32)
   currency?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'occurred_at at or after' })
-  @IsOptional()
-  @IsInstant()
+  @OptionalInstant('occurred_at at or after')
   from?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'occurred_at before' })
-  @IsOptional()
-  @IsInstant()
+  @OptionalInstant('occurred_at before')
   to?: string;
 }
 
@@ -98,10 +93,7 @@ export class MatchDto {
 }
 
 export class PostingReconciliationDto {
-  @ApiPropertyOptional({ maxLength: 255, description: 'Stored as the posting reconciliation_reference' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 255)
+  @OptionalText(1, 255, { maxLength: 255, description: 'Stored as the posting reconciliation_reference' })
   external_reference?: string;
 
   @ApiPropertyOptional({ format: 'uuid', description: "A run of this ledger; the reference when external_reference is absent" })

@@ -1,6 +1,8 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsObject, IsOptional, IsString, Length } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsIn, IsString, Length } from 'class-validator';
 import { Mode, MODES } from '../../common/mode';
+import { OptionalMetadata } from '../../common/optional-metadata.decorator';
+import { OptionalText } from '@bursar/service-kit';
 
 export class CreateLedgerDto {
   @ApiProperty({ minLength: 1, maxLength: 200 })
@@ -12,15 +14,10 @@ export class CreateLedgerDto {
   @IsIn(MODES)
   mode: Mode;
 
-  @ApiPropertyOptional({ maxLength: 1000 })
-  @IsOptional()
-  @IsString()
-  @Length(0, 1000)
+  @OptionalText(0, 1000, { maxLength: 1000 })
   description?: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
-  @IsObject()
+  @OptionalMetadata()
   metadata?: Record<string, unknown>;
 
 }

@@ -1,11 +1,7 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Length } from 'class-validator';
+import { OptionalText } from '@bursar/service-kit';
 
 /** Only the label can change; scopes, mode and ledger are fixed (create another client instead). */
 export class UpdateOauthClientDto {
-  @ApiPropertyOptional({ minLength: 1, maxLength: 200 })
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
+  @OptionalText(1, 200, { minLength: 1, maxLength: 200 })
   name?: string;
 }

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsObject, IsOptional, IsString } from 'class-validator';
-import { IsInstant } from '../../common/is-instant.decorator';
+import { OptionalInstant } from '../../common/is-instant.decorator';
 import { PostingPageQuery } from '../../common/pagination';
 
 export class ListPostingsQuery extends PostingPageQuery {
@@ -14,9 +14,7 @@ export class ListPostingsQuery extends PostingPageQuery {
   @IsString()
   account?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'value_date strictly before this instant' })
-  @IsOptional()
-  @IsInstant()
+  @OptionalInstant('value_date strictly before this instant')
   before_value_date?: string;
 }
 

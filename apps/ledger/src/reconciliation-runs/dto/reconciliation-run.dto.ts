@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, Min, MaxLength } from 'class-validator';
-import { IsInstant } from '../../common/is-instant.decorator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsInstant, OptionalInstant } from '../../common/is-instant.decorator';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
 import { COMMON_LIMITS, LedgerSelectionQuery } from '../../common/pagination';
+import { OptionalText } from '@bursar/service-kit';
 
 /** Longest window a run may look across (a year), bounding the candidates it reads. */
 export const MAX_WINDOW_SECONDS = 366 * 86_400;
@@ -12,10 +13,7 @@ export const MAX_INLINE_ITEMS = 1000;
 
 /** Options both kinds of run take; unset ones come from the source's `default_*` settings. */
 export class RunOptionsDto {
-  @ApiPropertyOptional({ maxLength: 255, description: 'Your reference for the run (a statement id); also set on the postings it reconciles' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 255)
+  @OptionalText(1, 255, { maxLength: 255, description: 'Your reference for the run (a statement id); also set on the postings it reconciles' })
   external_reference?: string;
 
   @ApiPropertyOptional({ maxLength: 2000 })
@@ -32,9 +30,7 @@ export class RunOptionsDto {
   @IsInstant()
   from?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'Only rows that occurred before this instant (exclusive)' })
-  @IsOptional()
-  @IsInstant()
+  @OptionalInstant('Only rows that occurred before this instant (exclusive)')
   to?: string;
 
   @ApiPropertyOptional({ minimum: 0, maximum: MAX_WINDOW_SECONDS, description: "Largest |value_date - occurred_at|; default the source's (86400)" })

@@ -1,7 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { IsInstant } from '../../common/is-instant.decorator';
+import { IsInstant, OptionalInstant } from '../../common/is-instant.decorator';
 import { LedgerSelectionQuery } from '../../common/pagination';
+import { OptionalIn } from '@bursar/service-kit';
 
 export class ReportFormatQuery extends LedgerSelectionQuery {
   @ApiPropertyOptional({ enum: ['json', 'csv'], description: 'csv answers text/csv; an Accept header wins over it' })
@@ -17,9 +18,7 @@ export class ReportFormatQuery extends LedgerSelectionQuery {
 }
 
 export class PointInTimeQuery extends ReportFormatQuery {
-  @ApiPropertyOptional({ format: 'date-time', description: 'Postings with value_date at or before this instant (default now)' })
-  @IsOptional()
-  @IsInstant()
+  @OptionalInstant('Postings with value_date at or before this instant (default now)')
   at?: string;
 
   @ApiPropertyOptional({ enum: ['true', 'false'], description: 'Trial balance: keep accounts without postings' })
@@ -32,26 +31,18 @@ export const GRANULARITIES = ['day', 'week', 'month'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
 
 export class PeriodReportQuery extends ReportFormatQuery {
-  @ApiPropertyOptional({ format: 'date-time', description: 'Inclusive start on value_date (default: the beginning)' })
-  @IsOptional()
-  @IsInstant()
+  @OptionalInstant('Inclusive start on value_date (default: the beginning)')
   from?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'Exclusive end on value_date (default now)' })
-  @IsOptional()
-  @IsInstant()
+  @OptionalInstant('Exclusive end on value_date (default now)')
   to?: string;
 
-  @ApiPropertyOptional({ enum: GRANULARITIES, description: 'Adds series[] buckets; needs from and to; at most 400 buckets' })
-  @IsOptional()
-  @IsIn(GRANULARITIES)
+  @OptionalIn(GRANULARITIES, { description: 'Adds series[] buckets; needs from and to; at most 400 buckets' })
   granularity?: Granularity;
 }
 
 export class ReservesOutstandingQuery extends ReportFormatQuery {
-  @ApiPropertyOptional({ format: 'date-time', description: 'Balances from postings with value_date at or before this instant (default now)' })
-  @IsOptional()
-  @IsInstant()
+  @OptionalInstant('Balances from postings with value_date at or before this instant (default now)')
   at?: string;
 }
 

@@ -1,14 +1,14 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsObject, IsOptional, IsString, Length, Matches } from 'class-validator';
-import { IsInstant } from '../../common/is-instant.decorator';
-import { ACCOUNT_ID_PATTERN } from '../../accounts/account-kinds';
-import { CURRENCY_PATTERN } from '../../accounts/currencies';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsString, Length } from 'class-validator';
+import { OptionalInstant } from '../../common/is-instant.decorator';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
+import { OptionalMetadata } from '../../common/optional-metadata.decorator';
+import { IsAccountId } from '../../accounts/account-id.validator';
+import { IsCurrency } from '../../accounts/currency.validator';
 
 export class CreateReserveDto {
   @ApiProperty({ description: 'Account the funds leave; its available balance must cover amount' })
-  @IsString()
-  @Matches(ACCOUNT_ID_PATTERN)
+  @IsAccountId()
   source_account_id: string;
 
   @ApiProperty({ description: 'Account template of the reserve account (type, classification, custody)' })
@@ -22,21 +22,16 @@ export class CreateReserveDto {
   counterparty_ref: string;
 
   @ApiProperty({ description: "Must equal the source account's currency (else 422 reserve_currency_mismatch)" })
-  @IsString()
-  @Matches(CURRENCY_PATTERN)
+  @IsCurrency()
   currency: string;
 
   @ApiProperty({ description: 'Integer minor units, at least 1', pattern: '^\\d+$' })
   @IsMinorUnits(1)
   amount: string | number;
 
-  @ApiPropertyOptional({ format: 'date-time', description: "Kept in the transaction's metadata only; nothing is released automatically" })
-  @IsOptional()
-  @IsInstant()
+  @OptionalInstant("Kept in the transaction's metadata only; nothing is released automatically")
   expires_at?: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: "Merged into the transaction's metadata" })
-  @IsOptional()
-  @IsObject()
+  @OptionalMetadata("Merged into the transaction's metadata")
   metadata?: Record<string, unknown>;
 }

@@ -1,30 +1,27 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsObject, IsOptional, IsString, Length, Matches } from 'class-validator';
-import { ACCOUNT_ID_PATTERN } from '../../accounts/account-kinds';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsString, Length } from 'class-validator';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
+import { OptionalMetadata } from '../../common/optional-metadata.decorator';
+import { IsAccountId } from '../../accounts/account-id.validator';
 
 class ReserveMoveDto {
   @ApiProperty({ description: "Integer minor units, at least 1; at most the reserve's available balance", pattern: '^\\d+$' })
   @IsMinorUnits(1)
   amount: string | number;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: "Merged into the transaction's metadata" })
-  @IsOptional()
-  @IsObject()
+  @OptionalMetadata("Merged into the transaction's metadata")
   metadata?: Record<string, unknown>;
 }
 
 export class ReleaseReserveDto extends ReserveMoveDto {
   @ApiProperty({ description: 'Account the released funds go to, in the reserve currency' })
-  @IsString()
-  @Matches(ACCOUNT_ID_PATTERN)
+  @IsAccountId()
   target_account_id: string;
 }
 
 export class ClawReserveDto extends ReserveMoveDto {
   @ApiProperty({ description: 'Operator account that takes the clawed funds, in the reserve currency' })
-  @IsString()
-  @Matches(ACCOUNT_ID_PATTERN)
+  @IsAccountId()
   operator_account_id: string;
 
   @ApiProperty({ description: 'Why the funds are clawed; kept on the transaction and the event' })

@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateBy } from 'class-validator';
-import { NestedDto } from '@bursar/service-kit';
+import { IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import { NestedDto, Nullable, OptionalIn } from '@bursar/service-kit';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
 import { CsvMappingDto } from '../../statements/dto/csv-mapping.dto';
+import { OptionalMetadata } from '../../common/optional-metadata.decorator';
 
 export const MATCH_STRATEGIES = ['exact', 'sum_in_window'] as const;
 /**
@@ -26,15 +27,12 @@ function isAccountMap(value: unknown): boolean {
 
 /** The settings PATCH may change; create takes them too. */
 export class UpdateSourceDto {
-  @ApiPropertyOptional({ type: 'string', maxLength: 1000, nullable: true })
-  @IsOptional()
+  @Nullable({ type: 'string', maxLength: 1000 })
   @IsString()
   @MaxLength(1000)
   description?: string | null;
 
-  @ApiPropertyOptional({ enum: MATCH_STRATEGIES, description: 'Strategy runs on this source use unless they name one' })
-  @IsOptional()
-  @IsIn(MATCH_STRATEGIES)
+  @OptionalIn(MATCH_STRATEGIES, { description: 'Strategy runs on this source use unless they name one' })
   default_strategy?: (typeof MATCH_STRATEGIES)[number];
 
   @ApiPropertyOptional({ minimum: 0, maximum: 31_536_000, description: 'Largest |posting value_date - row occurred_at| a run accepts' })
@@ -50,8 +48,7 @@ export class UpdateSourceDto {
   @IsMinorUnits(0)
   default_tolerance_minor_units?: string | number;
 
-  @ApiPropertyOptional({ type: 'string', nullable: true, description: 'Account whose postings runs on this source consider by default' })
-  @IsOptional()
+  @Nullable({ type: 'string', description: 'Account whose postings runs on this source consider by default' })
   @IsString()
   @Length(1, 255)
   default_account_id?: string | null;
@@ -76,14 +73,11 @@ export class UpdateSourceDto {
   })
   account_map?: Record<string, string> | null;
 
-  @ApiPropertyOptional({ type: CsvMappingDto, nullable: true, description: 'How CSV statement files of this source map onto entries (POST /sources/{id}/statements)' })
-  @IsOptional()
+  @Nullable({ type: CsvMappingDto, description: 'How CSV statement files of this source map onto entries (POST /sources/{id}/statements)' })
   @NestedDto(() => CsvMappingDto)
   csv_mapping?: CsvMappingDto | null;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
-  @IsObject()
+  @OptionalMetadata()
   metadata?: Record<string, unknown>;
 }
 

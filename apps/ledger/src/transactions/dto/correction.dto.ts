@@ -1,7 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsObject, IsOptional, IsString, Matches } from 'class-validator';
-import { CURRENCY_PATTERN } from '../../accounts/currencies';
+import { IsOptional } from 'class-validator';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
+import { OptionalMetadata } from '../../common/optional-metadata.decorator';
+import { IsCurrency } from '../../accounts/currency.validator';
 
 /** Body of reverse (all optional: no amount reverses the whole) and refund (amount required). */
 export class CorrectionDto {
@@ -12,12 +13,9 @@ export class CorrectionDto {
 
   @ApiPropertyOptional({ description: 'Currency of amount; required when the original spans several' })
   @IsOptional()
-  @IsString()
-  @Matches(CURRENCY_PATTERN)
+  @IsCurrency()
   currency?: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
-  @IsObject()
+  @OptionalMetadata()
   metadata?: Record<string, unknown>;
 }

@@ -1,10 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Min, ValidateBy } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Min, ValidateBy } from 'class-validator';
 import { NestedDto } from '@bursar/service-kit';
-import { IsInstant } from '../../common/is-instant.decorator';
-import { ACCOUNT_ID_PATTERN, Direction } from '../../accounts/account-kinds';
-import { CURRENCY_PATTERN } from '../../accounts/currencies';
+import { OptionalInstant } from '../../common/is-instant.decorator';
+import { Direction } from '../../accounts/account-kinds';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
+import { OptionalMetadata } from '../../common/optional-metadata.decorator';
+import { IsAccountId } from '../../accounts/account-id.validator';
+import { IsCurrency } from '../../accounts/currency.validator';
 
 /** A flat map of string values (posting tags). */
 export function isStringMap(v: unknown): boolean {
@@ -25,8 +27,7 @@ const SIGNED_DIGITS = /^-?\d{1,1000}$/;
 
 export class PostingInputDto {
   @ApiProperty({ description: 'Account id' })
-  @IsString()
-  @Matches(ACCOUNT_ID_PATTERN)
+  @IsAccountId()
   account: string;
 
   @ApiProperty({ description: 'Positive integer minor units as a digit string (any size) or a safe integer' })
@@ -34,8 +35,7 @@ export class PostingInputDto {
   amount: string | number;
 
   @ApiProperty({ description: "Must equal the account's currency" })
-  @IsString()
-  @Matches(CURRENCY_PATTERN)
+  @IsCurrency()
   currency: string;
 
   @ApiProperty({ enum: ['debit', 'credit'] })
@@ -69,16 +69,13 @@ export class ExternalRefInputDto {
   @Length(1, 500)
   value: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
-  @IsObject()
+  @OptionalMetadata()
   metadata?: Record<string, unknown>;
 }
 
 export class ConditionInputDto {
   @ApiProperty()
-  @IsString()
-  @Matches(ACCOUNT_ID_PATTERN)
+  @IsAccountId()
   account: string;
 
   @ApiPropertyOptional({ description: "The account's lock_version must equal this" })
@@ -108,14 +105,10 @@ export class TransactionBodyDto {
   @NestedDto(() => PostingInputDto, { each: true })
   postings: PostingInputDto[];
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
-  @IsObject()
+  @OptionalMetadata()
   metadata?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'Economic date; defaults to booking time' })
-  @IsOptional()
-  @IsInstant()
+  @OptionalInstant('Economic date; defaults to booking time')
   value_date?: string;
 }
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { IsInstant } from '../../common/is-instant.decorator';
+import { OptionalInstant } from '../../common/is-instant.decorator';
 import { LedgerSelectionQuery, PageQuery } from '../../common/pagination';
 
 const EXPAND_DESCRIPTION = 'Comma list of postings.account (inline compact accounts) and balances (touched accounts)';
@@ -71,14 +71,10 @@ export class ListTransactionsQuery extends PageQuery {
   @Matches(DIGITS)
   amount_lte?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'value_date at or after (inclusive)' })
-  @IsOptional()
-  @IsInstant()
+  @OptionalInstant('value_date at or after (inclusive)')
   value_date_from?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'value_date before (exclusive)' })
-  @IsOptional()
-  @IsInstant()
+  @OptionalInstant('value_date before (exclusive)')
   value_date_to?: string;
 
   @ApiPropertyOptional({ enum: ['true', 'false'] })

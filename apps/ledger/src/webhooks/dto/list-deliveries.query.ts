@@ -1,11 +1,8 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
 import { DELIVERY_STATUSES, DeliveryStatus } from '@bursar/queue';
 import { PageQuery } from '../../common/pagination';
+import { OptionalIn } from '@bursar/service-kit';
 
 export class ListDeliveriesQuery extends PageQuery {
-  @ApiPropertyOptional({ enum: DELIVERY_STATUSES, description: '`failed`: every attempt failed (dead)' })
-  @IsOptional()
-  @IsIn(DELIVERY_STATUSES)
+  @OptionalIn(DELIVERY_STATUSES, { description: '`failed`: every attempt failed (dead)' })
   status?: DeliveryStatus;
 }
