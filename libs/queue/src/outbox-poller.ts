@@ -1,3 +1,4 @@
+import type { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
 
 /**
@@ -45,5 +46,34 @@ export class OutboxPoller {
       if (this.failures === 1) this.logger.warn({ err: (err as Error).message, poller: this.name }, 'outbox poller step failed');
       this.schedule(Math.min(this.idleMs * 2 ** this.failures, 5_000));
     }
+  }
+}
+
+/**
+ * A provider whose background work runs on an OutboxPoller for the app's life: started once the app
+ * is up (not at all with an interval of 0), stopped at shutdown after the round in flight.
+ */
+export abstract class PolledWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private poller: OutboxPoller | null = null;
+
+  protected constructor(
+    private readonly pollerName: string,
+    private readonly pollerLogger: Logger,
+  ) {}
+
+  /** One round; what it did (more than 0 goes again at once). */
+  protected abstract step(): Promise<number>;
+
+  /** How long an idle poller waits between rounds; 0 runs none. */
+  protected abstract get intervalMs(): number;
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.intervalMs === 0) return;
+    this.poller = new OutboxPoller(this.pollerName, () => this.step(), this.intervalMs, this.pollerLogger);
+    this.poller.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.poller?.stop();
   }
 }

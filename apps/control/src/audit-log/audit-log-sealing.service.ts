@@ -1,6 +1,6 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { OutboxPoller } from '@bursar/queue';
+import { PolledWorker } from '@bursar/queue';
 import { LOGGER } from '@bursar/service-kit';
 import { ControlSettings } from '../config/control.settings';
 import { AuditLogService } from './audit-log.service';
@@ -11,22 +11,21 @@ import { AuditLogService } from './audit-log.service';
  * its interval after one; a failed round is logged and the next one tries again.
  */
 @Injectable()
-export class AuditLogSealingService implements OnApplicationBootstrap, OnApplicationShutdown {
-  private poller: OutboxPoller | null = null;
-
+export class AuditLogSealingService extends PolledWorker {
   constructor(
     private readonly auditLog: AuditLogService,
     @Inject(ControlSettings) private readonly settings: Pick<ControlSettings, 'AUDIT_LOG_SEAL_INTERVAL_MS'>,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    if (this.settings.AUDIT_LOG_SEAL_INTERVAL_MS === 0) return;
-    this.poller = new OutboxPoller('control-audit-log', () => this.auditLog.round().then(() => 0), this.settings.AUDIT_LOG_SEAL_INTERVAL_MS, this.logger);
-    this.poller.start();
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    super('control-audit-log', logger);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.poller?.stop();
+  protected get intervalMs(): number {
+    return this.settings.AUDIT_LOG_SEAL_INTERVAL_MS;
+  }
+
+  protected async step(): Promise<number> {
+    await this.auditLog.round();
+    return 0;
   }
 }

@@ -1,6 +1,6 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { OutboxPoller } from '@bursar/queue';
+import { PolledWorker } from '@bursar/queue';
 import { LOGGER } from '@bursar/service-kit';
 import { ControlSettings } from '../config/control.settings';
 import { SpendingRepository } from './spending.repository';
@@ -12,23 +12,22 @@ import { SpendingRepository } from './spending.repository';
  * and the next one tries again.
  */
 @Injectable()
-export class SpendingFoldingService implements OnApplicationBootstrap, OnApplicationShutdown {
-  private poller: OutboxPoller | null = null;
-
+export class SpendingFoldingService extends PolledWorker {
   constructor(
     private readonly spending: SpendingRepository,
     @Inject(ControlSettings) private readonly settings: Pick<ControlSettings, 'CONTROL_ROLLUP_FOLD_INTERVAL_MS'>,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    if (this.settings.CONTROL_ROLLUP_FOLD_INTERVAL_MS === 0) return;
-    this.poller = new OutboxPoller('control-spending-rollups', () => this.fold().then(() => 0), this.settings.CONTROL_ROLLUP_FOLD_INTERVAL_MS, this.logger);
-    this.poller.start();
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    super('control-spending-rollups', logger);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.poller?.stop();
+  protected get intervalMs(): number {
+    return this.settings.CONTROL_ROLLUP_FOLD_INTERVAL_MS;
+  }
+
+  protected async step(): Promise<number> {
+    await this.fold();
+    return 0;
   }
 
   /** Folds what can be folded now; returns the new folded_to (null while nothing could be folded yet). */

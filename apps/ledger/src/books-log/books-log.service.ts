@@ -1,7 +1,7 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { OutboxPoller } from '@bursar/queue';
+import { PolledWorker } from '@bursar/queue';
 import { LOGGER, LogProofs, LogSealer, LogStore } from '@bursar/service-kit';
 import { LedgerSettings } from '../config/ledger.settings';
 import { LedgerScope } from '../common/mode';
@@ -15,19 +15,19 @@ import { LogKeysService } from './log-keys.service';
  * proofs of the ledger a request is scoped to.
  */
 @Injectable()
-export class BooksLogService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class BooksLogService extends PolledWorker {
   readonly store: LogStore;
   private readonly sealer: LogSealer;
   private readonly proofs: LogProofs;
-  private poller: OutboxPoller | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
     changes: LogChangesRepository,
     readonly keys: LogKeysService,
     private readonly settings: LedgerSettings,
-    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) logger: Logger,
   ) {
+    super('ledger-books-log', logger);
     this.store = new LogStore(dataSource);
     this.proofs = new LogProofs(this.store);
     this.sealer = new LogSealer(dataSource, this.store, changes, {
@@ -39,18 +39,17 @@ export class BooksLogService implements OnApplicationBootstrap, OnApplicationShu
     });
   }
 
-  async onApplicationBootstrap(): Promise<void> {
+  override async onApplicationBootstrap(): Promise<void> {
     await this.keys.ensure();
-    this.poller = new OutboxPoller('ledger-books-log', () => this.step(), this.settings.LEDGER_LOG_SEAL_INTERVAL_MS, this.logger);
-    this.poller.start();
+    await super.onApplicationBootstrap();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.poller?.stop();
+  protected get intervalMs(): number {
+    return this.settings.LEDGER_LOG_SEAL_INTERVAL_MS;
   }
 
   /** A round drains full batches itself, so the poller always waits its interval after one. */
-  private async step(): Promise<number> {
+  protected async step(): Promise<number> {
     await this.sealer.round();
     return 0;
   }

@@ -1,6 +1,6 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { OutboxPoller } from '@bursar/queue';
+import { PolledWorker } from '@bursar/queue';
 import { LOGGER } from '@bursar/service-kit';
 import { LedgerSettings } from '../config/ledger.settings';
 import { ExportWriter } from './export.writer';
@@ -13,27 +13,22 @@ import { ExportsRepository } from './exports.repository';
  * without Redis and no export is run by two processes at once.
  */
 @Injectable()
-export class ExportsWorker implements OnApplicationBootstrap, OnApplicationShutdown {
-  private poller: OutboxPoller | null = null;
-
+export class ExportsWorker extends PolledWorker {
   constructor(
     private readonly exports: ExportsRepository,
     private readonly writer: ExportWriter,
     private readonly settings: LedgerSettings,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.poller = new OutboxPoller('ledger-exports', () => this.step(), this.settings.LEDGER_EXPORT_POLL_INTERVAL_MS, this.logger);
-    this.poller.start();
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    super('ledger-exports', logger);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.poller?.stop();
+  protected get intervalMs(): number {
+    return this.settings.LEDGER_EXPORT_POLL_INTERVAL_MS;
   }
 
   /** Claims and writes one export; answers how many it worked (the poller goes again at once after one). */
-  private async step(): Promise<number> {
+  protected async step(): Promise<number> {
     const claimed = await this.exports.claimNext(this.settings.LEDGER_EXPORT_STALE_AFTER_MS);
     if (!claimed) return 0;
     await this.writer.write(claimed);
