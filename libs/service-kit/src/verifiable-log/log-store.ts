@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { EMPTY_FRONTIER, type MerkleFrontier } from '@bursar/crypto';
-import type { LogPosition } from './log-source';
+import { LOG_START, type LogPosition } from './log-source';
 
 export interface LogEntryRow {
   log_id: string;
@@ -66,7 +66,7 @@ export class LogStore {
 
   async position(em: EntityManager): Promise<LogPosition> {
     const [row] = await em.query(`SELECT xid::text AS xid, seq::text AS seq FROM log_sealer`);
-    return row ?? { xid: '0', seq: '0' };
+    return row ?? LOG_START;
   }
 
   async advance(em: EntityManager, to: LogPosition): Promise<void> {
