@@ -9,5 +9,7 @@ export default defineConfig({
   root: here,
   base: './',
   plugins: [react()],
+  // The one shared lib the browser bundle uses (tsconfig.json maps the same name for the type check).
+  resolve: { alias: { '@bursar/policy-rules': fileURLToPath(new URL('../../libs/policy-rules/src/index.ts', import.meta.url)) } },
   build: { outDir: fileURLToPath(new URL('../../dist/console', import.meta.url)), emptyOutDir: true, chunkSizeWarningLimit: 1000 },
 });

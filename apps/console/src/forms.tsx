@@ -55,6 +55,18 @@ export function FormError({ errors }: { errors: FieldErrors }) {
   );
 }
 
+/** A form's submit button, held while its request is in flight, and the refusal no field took. */
+export function Submit({ label, pending, errors }: { label: string; pending: boolean; errors: FieldErrors }) {
+  return (
+    <>
+      <button type="submit" disabled={pending}>
+        {label}
+      </button>
+      <FormError errors={errors} />
+    </>
+  );
+}
+
 const errorId = (name: string) => `${name.replace(/\./g, '-')}-error`;
 
 function errorAt(errors: FieldErrors, name: string): string | undefined {

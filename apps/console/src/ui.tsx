@@ -34,6 +34,38 @@ export function Status<T>({ query, empty, children }: { query: { data: T[] | und
   );
 }
 
+/** A table with one header row; the children are its body rows. */
+export function Table({ head, testId, children }: { head: string[]; testId?: string; children: ReactNode }) {
+  return (
+    <table data-testid={testId}>
+      <thead>
+        <tr>
+          {head.map((h, i) => (
+            <th key={i}>{h}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
+}
+
+/** A labelled select over fixed options, given as [value, text] pairs. */
+export function Choice<V extends string>({ label, value, options, onChange }: { label: string; value: V; options: readonly (readonly [NoInfer<V>, string])[]; onChange(value: NoInfer<V>): void }) {
+  return (
+    <label>
+      {label}
+      <select value={value} onChange={(e) => onChange(e.target.value as V)}>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /** A button that asks once more before doing something that cannot be undone. */
 export function ConfirmButton({ label, question, onConfirm, danger }: { label: string; question: string; onConfirm(): Promise<void>; danger?: boolean }) {
   const [asking, setAsking] = useState(false);

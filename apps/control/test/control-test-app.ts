@@ -1,4 +1,5 @@
 import { ServiceTestApp, startServiceTestApp } from '@bursar/testing';
+import { createWorkspace, seatMember } from './control-fixtures';
 import { ControlSettings } from '../src/config/control.settings';
 import { controlDataSourceOptions } from '../src/database/control-database';
 import { createControlApp } from '../src/control.app';
@@ -37,4 +38,31 @@ export async function startIdentifiedTestApp(label: string, people: string[], en
       await idp.close();
     },
   };
+}
+
+/** A control app, the people a spec names with a token each, and one workspace they are seated in. */
+export interface WorkspaceStack extends IdentifiedTestApp {
+  tokens: Record<string, string>;
+  workspace: { id: string; slug: string };
+}
+
+/**
+ * Starts a control app whose identity provider knows `people`; the first creates the workspace (and
+ * owns it), each other is seated in the role given (null: known to the provider, in no workspace).
+ */
+export async function startWorkspaceStack(
+  label: string,
+  workspace: { name: string; slug: string },
+  people: Record<string, 'owner' | 'admin' | 'member' | null>,
+  env: Record<string, string> = {},
+): Promise<WorkspaceStack> {
+  const names = Object.keys(people);
+  const stack = await startIdentifiedTestApp(label, names, env);
+  const tokens = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await stack.idp.token(name)] as const)));
+  const created = await createWorkspace(stack.t.app, tokens[names[0]], workspace);
+  for (const name of names.slice(1)) {
+    const role = people[name];
+    if (role) await seatMember(stack.t.app, created.id, name, role);
+  }
+  return { ...stack, tokens, workspace: created };
 }

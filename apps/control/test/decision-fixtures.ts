@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { bearer, createAgent } from './control-fixtures';
+import { bearer, createAgent, seatMember } from './control-fixtures';
 import { IdentifiedTestApp, startIdentifiedTestApp } from './control-test-app';
 
 export const COSIGN_ISSUER = 'https://control.bursar.test';
@@ -23,6 +23,13 @@ export async function startDecisionStack(label: string, env: Record<string, stri
   const slug = label.replace(/_/g, '-');
   const res = await request(app.t.app.getHttpServer()).post('/control/v1/workspaces').set(bearer(owner)).send({ name: label, slug }).expect(201);
   return { ...app, owner, slug, workspaceId: res.body.data.id };
+}
+
+/** A decision stack whose workspace also seats the person `member` with the member role; `member` is their token. */
+export async function startStackWithMember(label: string): Promise<DecisionStack & { member: string }> {
+  const s = await startDecisionStack(label);
+  await seatMember(s.t.app, s.workspaceId, 'member', 'member');
+  return { ...s, member: await s.idp.token('member') };
 }
 
 export interface TestAgent {

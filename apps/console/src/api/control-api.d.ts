@@ -2078,7 +2078,10 @@ export interface components {
             rules?: {
                 [key: string]: unknown;
             }[];
-            /** @description Required on create; a policy never moves to another agent */
+            /**
+             * Format: uuid
+             * @description Required on create; a policy never moves to another agent
+             */
             agent_id?: string;
             /**
              * @default active

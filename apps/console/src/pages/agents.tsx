@@ -5,8 +5,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import type { Schemas } from '../api/client';
 import { useConsole } from '../context';
-import { described, FieldError, FormError, ownField, showRefusal } from '../forms';
-import { ConfirmButton, money, RemainingBar, ShownOnce, Status, when } from '../ui';
+import { described, FieldError, ownField, showRefusal, Submit } from '../forms';
+import { ConfirmButton, money, RemainingBar, ShownOnce, Status, Table, when } from '../ui';
 
 const AGENTS = ['get', '/control/v1/workspaces/{workspace_slug}/agents'] as const;
 
@@ -95,10 +95,7 @@ function CreateAgent({ onCreated }: { onCreated(agent: Schemas['CreatedAgentSche
           <option value="live">live</option>
         </select>
       </label>
-      <button type="submit" disabled={create.isPending}>
-        Create agent
-      </button>
-      <FormError errors={errors} />
+      <Submit label="Create agent" pending={create.isPending} errors={errors} />
     </form>
   );
 }
@@ -140,26 +137,16 @@ function AgentDetails({ agentId }: { agentId: string }) {
       <h2>Recent decisions</h2>
       <Status query={decisions} empty="No decisions yet.">
         {(rows) => (
-          <table>
-            <thead>
-              <tr>
-                <th>When</th>
-                <th>What</th>
-                <th>Amount</th>
-                <th>State</th>
+          <Table head={['When', 'What', 'Amount', 'State']}>
+            {rows.map((r) => (
+              <tr key={r.id}>
+                <td>{when(r.at)}</td>
+                <td>{r.what}</td>
+                <td>{money(r.cents, r.currency)}</td>
+                <td>{r.state}</td>
               </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.id}>
-                  <td>{when(r.at)}</td>
-                  <td>{r.what}</td>
-                  <td>{money(r.cents, r.currency)}</td>
-                  <td>{r.state}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </Table>
         )}
       </Status>
     </div>

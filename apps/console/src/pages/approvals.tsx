@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Schemas } from '../api/client';
 import { useConsole } from '../context';
-import { ConfirmButton, ErrorBox, money, when } from '../ui';
+import { Choice, ConfirmButton, ErrorBox, money, when } from '../ui';
 
 type Kind = 'payment_intents' | 'action_intents';
 type Intent = Schemas['PaymentIntentSchema'] | Schemas['ActionIntentSchema'];
@@ -38,39 +38,14 @@ export function ApprovalsPage() {
     <section aria-labelledby="approvals-title">
       <h1 id="approvals-title">Approvals</h1>
       <form className="filters" onSubmit={(e) => e.preventDefault()} aria-label="Queue filters">
-        <label>
-          Queue
-          <select value={kind} onChange={(e) => setKind(e.target.value as Kind)}>
-            <option value="payment_intents">Payments</option>
-            <option value="action_intents">Actions</option>
-          </select>
-        </label>
-        <label>
-          Sort by
-          <select value={sort} onChange={(e) => setSort(e.target.value as 'age' | 'amount')}>
-            <option value="age">Age</option>
-            <option value="amount">Amount</option>
-          </select>
-        </label>
-        <label>
-          Order
-          <select value={direction} onChange={(e) => setDirection(e.target.value as 'asc' | 'desc')}>
-            <option value="desc">Descending</option>
-            <option value="asc">Ascending</option>
-          </select>
-        </label>
+        <Choice label="Queue" value={kind} onChange={setKind} options={[['payment_intents', 'Payments'], ['action_intents', 'Actions']]} />
+        <Choice label="Sort by" value={sort} onChange={setSort} options={[['age', 'Age'], ['amount', 'Amount']]} />
+        <Choice label="Order" value={direction} onChange={setDirection} options={[['desc', 'Descending'], ['asc', 'Ascending']]} />
         <label>
           Minimum (cents)
           <input inputMode="numeric" value={minAmount} onChange={(e) => setMinAmount(e.target.value.trim())} placeholder="0" />
         </label>
-        <label>
-          Agent mode
-          <select value={mode} onChange={(e) => setMode(e.target.value as '' | 'live' | 'test')}>
-            <option value="">Any</option>
-            <option value="live">Live</option>
-            <option value="test">Test</option>
-          </select>
-        </label>
+        <Choice label="Agent mode" value={mode} onChange={setMode} options={[['', 'Any'], ['live', 'Live'], ['test', 'Test']]} />
       </form>
       {queue.data && (
         <p className="summary" data-testid="queue-summary">

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { Schemas, unwrap } from '../api/client';
 import { useConsole } from '../context';
 import { commaList, described, FieldError, FormError, joinList, optionalCents, optionalSeconds, showRefusal } from '../forms';
-import { ErrorBox, money, Status } from '../ui';
+import { ErrorBox, money, Status, Table } from '../ui';
 import { RuleEditor } from './policy-rules';
 import { ApiRule, jsonRules, parseRule, RULE_FIELDS, RuleRow, rowOf } from './rule-rows';
 
@@ -117,36 +117,23 @@ export function PoliciesPage() {
       <h1 id="policies-title">Policies</h1>
       <Status query={policies} empty="No policies yet; creating an agent adds a starter policy.">
         {(rows) => (
-          <table>
-            <thead>
-              <tr>
-                <th>Agent</th>
-                <th>Status</th>
-                <th>Per transaction</th>
-                <th>Approval above</th>
-                <th>Rules</th>
-                <th>Version</th>
-                <th />
+          <Table head={['Agent', 'Status', 'Per transaction', 'Approval above', 'Rules', 'Version', '']}>
+            {rows.map((p) => (
+              <tr key={p.id}>
+                <td>{nameOf(p.agent_id)}</td>
+                <td>{p.status}</td>
+                <td>{money(p.per_transaction_cap_cents)}</td>
+                <td>{money(p.approval_threshold_cents)}</td>
+                <td>{p.rules.length}</td>
+                <td>{p.version}</td>
+                <td>
+                  <button type="button" onClick={() => (setSelected({ id: p.id, opened: (selected?.opened ?? 0) + 1 }), setSavedVersion(null))} aria-label={`Edit policy of ${nameOf(p.agent_id)}`}>
+                    Edit
+                  </button>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {rows.map((p) => (
-                <tr key={p.id}>
-                  <td>{nameOf(p.agent_id)}</td>
-                  <td>{p.status}</td>
-                  <td>{money(p.per_transaction_cap_cents)}</td>
-                  <td>{money(p.approval_threshold_cents)}</td>
-                  <td>{p.rules.length}</td>
-                  <td>{p.version}</td>
-                  <td>
-                    <button type="button" onClick={() => (setSelected({ id: p.id, opened: (selected?.opened ?? 0) + 1 }), setSavedVersion(null))} aria-label={`Edit policy of ${nameOf(p.agent_id)}`}>
-                      Edit
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </Table>
         )}
       </Status>
       {savedVersion !== null && <p role="status">Saved; the policy is now at version {savedVersion}.</p>}
@@ -389,60 +376,41 @@ function BacktestPanel({ agentId, draftNow }: { agentId: string; draftNow(): Dra
           <p data-testid="backtest-summary">
             {result.evaluated} requests re-decided; {result.changed} would change.
           </p>
-          <table data-testid="backtest-totals">
-            <thead>
-              <tr>
-                <th>Outcome</th>
-                <th>Recorded</th>
-                <th>Under this draft</th>
+          <Table head={['Outcome', 'Recorded', 'Under this draft']} testId="backtest-totals">
+            {OUTCOMES.map((o) => (
+              <tr key={o}>
+                <td>{o}</td>
+                <td>
+                  {result.totals.before[o]}
+                  {Object.entries(result.amounts).map(([cur, a]) => ` · ${money(a.before[o], cur)}`)}
+                </td>
+                <td>
+                  {result.totals.after[o]}
+                  {Object.entries(result.amounts).map(([cur, a]) => ` · ${money(a.after[o], cur)}`)}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {OUTCOMES.map((o) => (
-                <tr key={o}>
-                  <td>{o}</td>
+            ))}
+          </Table>
+          {result.top_rules.length > 0 && <p>Rules that fired most: {result.top_rules.map((r) => `${r.rule} (${r.count})`).join(', ')}</p>}
+          {shown.length > 0 && (
+            <Table head={['Request', 'Amount', 'Recorded', 'Under this draft']} testId="backtest-changes">
+              {shown.map((c) => (
+                <tr key={c.intent_id}>
                   <td>
-                    {result.totals.before[o]}
-                    {Object.entries(result.amounts).map(([cur, a]) => ` · ${money(a.before[o], cur)}`)}
+                    {c.action_type} {c.resource ?? ''} <span className="muted">{c.intent_id.slice(0, 8)}</span>
+                  </td>
+                  <td>{money(c.amount_cents, c.currency)}</td>
+                  <td>
+                    {c.original.outcome}
+                    {c.original.rule ? ` by ${c.original.rule}` : ''}
                   </td>
                   <td>
-                    {result.totals.after[o]}
-                    {Object.entries(result.amounts).map(([cur, a]) => ` · ${money(a.after[o], cur)}`)}
+                    {c.replayed.outcome}
+                    {c.replayed.rule ? ` by ${c.replayed.rule}` : ''}
                   </td>
                 </tr>
               ))}
-            </tbody>
-          </table>
-          {result.top_rules.length > 0 && <p>Rules that fired most: {result.top_rules.map((r) => `${r.rule} (${r.count})`).join(', ')}</p>}
-          {shown.length > 0 && (
-            <table data-testid="backtest-changes">
-              <thead>
-                <tr>
-                  <th>Request</th>
-                  <th>Amount</th>
-                  <th>Recorded</th>
-                  <th>Under this draft</th>
-                </tr>
-              </thead>
-              <tbody>
-                {shown.map((c) => (
-                  <tr key={c.intent_id}>
-                    <td>
-                      {c.action_type} {c.resource ?? ''} <span className="muted">{c.intent_id.slice(0, 8)}</span>
-                    </td>
-                    <td>{money(c.amount_cents, c.currency)}</td>
-                    <td>
-                      {c.original.outcome}
-                      {c.original.rule ? ` by ${c.original.rule}` : ''}
-                    </td>
-                    <td>
-                      {c.replayed.outcome}
-                      {c.replayed.rule ? ` by ${c.replayed.rule}` : ''}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            </Table>
           )}
           {changes.hasNextPage && (
             <button type="button" disabled={changes.isFetchingNextPage} onClick={() => void changes.fetchNextPage()}>

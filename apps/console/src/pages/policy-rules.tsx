@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Control, FieldErrors, useFieldArray, UseFormRegister, useWatch } from 'react-hook-form';
 import { described, FieldError } from '../forms';
-import { blankRule, EFFECTS, RULE_KINDS, RuleKind, RuleRow, Setting, SETTINGS } from './rule-rows';
+import { RULE_EFFECTS, RULE_KINDS, RuleKind, RuleSetting, settingsOf } from '@bursar/policy-rules';
+import { blankRule, RuleRow } from './rule-rows';
 
 const KIND_LABELS: Record<RuleKind, [label: string, what: string]> = {
   cost_cap: ['Cost cap', 'Denies a single request above the maximum.'],
@@ -13,7 +14,7 @@ const KIND_LABELS: Record<RuleKind, [label: string, what: string]> = {
   resource_allowlist: ['Resource allowlist', 'Denies resources (payees, for payments) not listed.'],
   condition: ['Condition', 'Denies, allows or holds when the condition matches.'],
 };
-const SETTING_LABELS: Record<Exclude<Setting, 'effect' | 'when'>, string> = {
+const SETTING_LABELS: Record<Exclude<RuleSetting, 'effect' | 'when'>, string> = {
   max_cents: 'Maximum (cents)',
   window_seconds: 'Window (seconds)',
   max_actions: 'Maximum requests',
@@ -86,12 +87,12 @@ function RuleFields({ index, control, register, errors }: { index: number; contr
           <FieldError errors={errors} name={at('action_types')} />
         </label>
       )}
-      {SETTINGS[kind].map((setting) =>
+      {settingsOf(kind).map((setting) =>
         setting === 'effect' ? (
           <label key={setting}>
             Rule {n} effect
             <select {...register(at('effect'))}>
-              {EFFECTS.map((e) => (
+              {RULE_EFFECTS.map((e) => (
                 <option key={e}>{e}</option>
               ))}
             </select>

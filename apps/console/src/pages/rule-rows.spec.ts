@@ -1,4 +1,5 @@
-import { ApiRule, blankRule, jsonRules, parseRule, RULE_KINDS, rowOf } from './rule-rows';
+import { RULE_KINDS } from '@bursar/policy-rules';
+import { ApiRule, blankRule, jsonRules, parseRule, rowOf } from './rule-rows';
 
 describe('rule rows', () => {
   it.each<ApiRule>([

@@ -1,22 +1,8 @@
 import { z } from 'zod';
+import { RULE_EFFECTS, RULE_KINDS, RULE_SETTINGS, RuleKind, RuleSetting, settingsOf } from '@bursar/policy-rules';
 
-/** control's rule kinds and the settings each requires (apps/control/src/policies/policy-rules.ts). */
-export const RULE_KINDS = ['cost_cap', 'spend_window', 'monthly_spend_cap', 'rate_limit', 'approval_threshold', 'action_allowlist', 'resource_allowlist', 'condition'] as const;
-export type RuleKind = (typeof RULE_KINDS)[number];
-export const EFFECTS = ['deny', 'allow', 'require_approval'] as const;
-export type Setting = 'max_cents' | 'window_seconds' | 'max_actions' | 'above_cents' | 'allow' | 'effect' | 'when';
-export const SETTINGS: Record<RuleKind, readonly Setting[]> = {
-  cost_cap: ['max_cents'],
-  spend_window: ['max_cents', 'window_seconds'],
-  monthly_spend_cap: ['max_cents'],
-  rate_limit: ['max_actions', 'window_seconds'],
-  approval_threshold: ['above_cents'],
-  action_allowlist: ['allow'],
-  resource_allowlist: ['allow'],
-  condition: ['effect', 'when'],
-};
 /** The fields of a rule row; a refusal naming any other part of a rule lands on its kind. */
-export const RULE_FIELDS = ['kind', 'rule_name', 'action_types', 'max_cents', 'window_seconds', 'max_actions', 'above_cents', 'allow', 'effect', 'when'] as const;
+export const RULE_FIELDS = ['kind', 'rule_name', 'action_types', ...RULE_SETTINGS] as const;
 
 /** A rule as its form row holds it: every input as text, whichever the kind uses. */
 export interface RuleRow {
@@ -29,12 +15,12 @@ export interface RuleRow {
   max_actions: string;
   above_cents: string;
   allow: string;
-  effect: (typeof EFFECTS)[number];
+  effect: (typeof RULE_EFFECTS)[number];
   when: string;
 }
 
 /** A rule as control reads and writes it. */
-export type ApiRule = { id?: string; kind: RuleKind; rule_name?: string; action_types?: string[] } & Partial<Record<Setting, unknown>>;
+export type ApiRule = { id?: string; kind: RuleKind; rule_name?: string; action_types?: string[] } & Partial<Record<RuleSetting, unknown>>;
 
 const list = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
 const WHOLE = /^\d+$/;
@@ -72,7 +58,7 @@ export function parseRule(row: RuleRow): { rule: ApiRule; issues?: undefined } |
   if (name && !RULE_NAME.test(name)) issues.push({ field: 'rule_name', message: 'lowercase letters, digits and underscores, starting with a letter' });
   else if (name) rule.rule_name = name;
   if (row.kind !== 'action_allowlist' && list(row.action_types).length > 0) rule.action_types = list(row.action_types);
-  for (const setting of SETTINGS[row.kind]) {
+  for (const setting of settingsOf(row.kind)) {
     const text = setting === 'effect' ? row.effect : row[setting].trim();
     if (setting === 'max_cents' || setting === 'above_cents') {
       if (!WHOLE.test(text)) issues.push({ field: setting, message: 'a whole number of cents' });

@@ -1,8 +1,8 @@
-import { useState } from 'react';
+import { ReactElement, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { Schemas } from '../api/client';
 import { useConsole } from '../context';
-import { ErrorBox, money } from '../ui';
+import { ErrorBox, money, Table } from '../ui';
 
 const RANGES = { '24h': 24 * 3600_000, '7d': 7 * 86400_000, '30d': 30 * 86400_000 } as const;
 type Range = keyof typeof RANGES;
@@ -66,41 +66,26 @@ export function SpendingPage() {
         <p className="empty">No decisions in the last {span.range}.</p>
       ) : (
         <>
-          <table data-testid="spending-totals">
-            <thead>
-              <tr>
-                <th>Outcome</th>
-                <th>Decisions</th>
-                <th>Amount</th>
-              </tr>
-            </thead>
-            <tbody>
-              {inCurrency(d.totals)
-                .sort((a, b) => OUTCOME_ORDER.indexOf(a.outcome as Outcome) - OUTCOME_ORDER.indexOf(b.outcome as Outcome))
-                .map((t) => (
-                  <tr key={t.outcome} data-outcome={t.outcome}>
-                    <td>{OUTCOMES[t.outcome as Outcome] ?? t.outcome}</td>
-                    <td>{t.count}</td>
-                    <td>{money(t.amount_cents, t.currency)}</td>
-                  </tr>
-                ))}
-            </tbody>
-          </table>
+          <Table head={['Outcome', 'Decisions', 'Amount']} testId="spending-totals">
+            {inCurrency(d.totals)
+              .sort((a, b) => OUTCOME_ORDER.indexOf(a.outcome as Outcome) - OUTCOME_ORDER.indexOf(b.outcome as Outcome))
+              .map((t) => (
+                <tr key={t.outcome} data-outcome={t.outcome}>
+                  <td>{OUTCOMES[t.outcome as Outcome] ?? t.outcome}</td>
+                  <td>{t.count}</td>
+                  <td>{money(t.amount_cents, t.currency)}</td>
+                </tr>
+              ))}
+          </Table>
           <h2>Volume over time by outcome</h2>
-          <div className="chart" data-testid="chart-time">
-            <ResponsiveContainer width="100%" height={260}>
-              <BarChart data={timeline(inCurrency(d.timeline), d.from, d.to, granularity)}>
-                <CartesianGrid strokeDasharray="3 3" />
-                <XAxis dataKey="label" />
-                <YAxis tickFormatter={(v: number) => String(v / 100)} />
-                <Tooltip formatter={(v) => money(Number(v), currency)} />
-                <Legend />
-                {OUTCOME_ORDER.map((o) => (
-                  <Bar key={o} dataKey={o} name={OUTCOMES[o]} stackId="o" fill={COLORS[o]} isAnimationActive={false} />
-                ))}
-              </BarChart>
-            </ResponsiveContainer>
-          </div>
+          <OutcomeChart
+            testId="chart-time"
+            height={260}
+            data={timeline(inCurrency(d.timeline), d.from, d.to, granularity)}
+            currency={currency}
+            xAxis={<XAxis dataKey="label" />}
+            yAxis={<YAxis tickFormatter={cents} />}
+          />
           <h2>Volume per agent</h2>
           <PerAgent rows={inCurrency(d.agents)} currency={currency} />
           <h2>Top denial rules</h2>
@@ -136,13 +121,30 @@ function PerAgent({ rows, currency }: { rows: Schemas['SpendingAgentSchema'][]; 
   }
   const data = [...agents.values()];
   return (
-    <div className="chart" data-testid="chart-agents">
-      <ResponsiveContainer width="100%" height={Math.max(120, data.length * 40 + 60)}>
-        <BarChart data={data} layout="vertical">
+    <OutcomeChart
+      testId="chart-agents"
+      height={Math.max(120, data.length * 40 + 60)}
+      data={data}
+      layout="vertical"
+      currency={currency}
+      xAxis={<XAxis type="number" tickFormatter={cents} />}
+      yAxis={<YAxis type="category" dataKey="agent" width={110} />}
+    />
+  );
+}
+
+const cents = (v: number) => String(v / 100);
+
+/** Amounts stacked by outcome, one bar per row of `data`; the axes say which way the bars run. */
+function OutcomeChart(props: { testId: string; height: number; data: object[]; layout?: 'vertical'; currency: string | undefined; xAxis: ReactElement; yAxis: ReactElement }) {
+  return (
+    <div className="chart" data-testid={props.testId}>
+      <ResponsiveContainer width="100%" height={props.height}>
+        <BarChart data={props.data} layout={props.layout}>
           <CartesianGrid strokeDasharray="3 3" />
-          <XAxis type="number" tickFormatter={(v: number) => String(v / 100)} />
-          <YAxis type="category" dataKey="agent" width={110} />
-          <Tooltip formatter={(v) => money(Number(v), currency)} />
+          {props.xAxis}
+          {props.yAxis}
+          <Tooltip formatter={(v) => money(Number(v), props.currency)} />
           <Legend />
           {OUTCOME_ORDER.map((o) => (
             <Bar key={o} dataKey={o} name={OUTCOMES[o]} stackId="o" fill={COLORS[o]} isAnimationActive={false} />
@@ -156,23 +158,14 @@ function PerAgent({ rows, currency }: { rows: Schemas['SpendingAgentSchema'][]; 
 function DenialRules({ rows }: { rows: Schemas['SpendingRuleSchema'][] }) {
   if (rows.length === 0) return <p className="empty">Nothing was denied.</p>;
   return (
-    <table data-testid="denial-rules">
-      <thead>
-        <tr>
-          <th>Rule</th>
-          <th>Denials</th>
-          <th>Amount denied</th>
+    <Table head={['Rule', 'Denials', 'Amount denied']} testId="denial-rules">
+      {rows.slice(0, 10).map((r) => (
+        <tr key={r.rule}>
+          <td>{r.rule}</td>
+          <td>{r.count}</td>
+          <td>{money(r.amount_cents, r.currency)}</td>
         </tr>
-      </thead>
-      <tbody>
-        {rows.slice(0, 10).map((r) => (
-          <tr key={r.rule}>
-            <td>{r.rule}</td>
-            <td>{r.count}</td>
-            <td>{money(r.amount_cents, r.currency)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </Table>
   );
 }

@@ -5,8 +5,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import type { QueryHooks, Schemas } from '../api/client';
 import { useConsole } from '../context';
-import { described, FieldError, FormError, ownField, showRefusal } from '../forms';
-import { ConfirmButton, ErrorBox, ShownOnce, Status, when } from '../ui';
+import { described, FieldError, ownField, showRefusal, Submit } from '../forms';
+import { ConfirmButton, ErrorBox, ShownOnce, Status, Table, when } from '../ui';
 
 type Workspace = Schemas['WorkspaceSchema'];
 type Role = Schemas['MembershipSchema']['role'];
@@ -61,10 +61,7 @@ export function WorkspacesPage({ $api, workspaces, current, onChanged }: { $api:
           <input {...form.register('name')} {...described(errors, 'name')} />
           <FieldError errors={errors} name="name" />
         </label>
-        <button type="submit" disabled={create.isPending}>
-          Create workspace
-        </button>
-        <FormError errors={errors} />
+        <Submit label="Create workspace" pending={create.isPending} errors={errors} />
       </form>
       {current && <Members />}
     </section>
@@ -125,24 +122,15 @@ function Members() {
       <h2>Members of {workspace.name}</h2>
       <Status query={members} empty="No members.">
         {(rows) => (
-          <table>
-            <thead>
-              <tr>
-                <th>Person</th>
-                <th>Role</th>
-                <th>Since</th>
+          <Table head={['Person', 'Role', 'Since']}>
+            {rows.map((m) => (
+              <tr key={m.id}>
+                <td>{m.email ?? m.user_sub}</td>
+                <td>{can('manage_members') ? <RoleSelect member={m} onChanged={refresh} /> : m.role}</td>
+                <td>{when(m.created_at)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {rows.map((m) => (
-                <tr key={m.id}>
-                  <td>{m.email ?? m.user_sub}</td>
-                  <td>{can('manage_members') ? <RoleSelect member={m} onChanged={refresh} /> : m.role}</td>
-                  <td>{when(m.created_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </Table>
         )}
       </Status>
       {can('manage_members') && (
@@ -160,10 +148,7 @@ function Members() {
               ))}
             </select>
           </label>
-          <button type="submit" disabled={invite.isPending}>
-            Invite
-          </button>
-          <FormError errors={errors} />
+          <Submit label="Invite" pending={invite.isPending} errors={errors} />
         </form>
       )}
       {link && <ShownOnce label="Invitation link" value={link} />}

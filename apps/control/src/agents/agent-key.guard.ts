@@ -1,4 +1,5 @@
-import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
+import { applyDecorators, CanActivate, Controller, createParamDecorator, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { verifySecret } from '@bursar/crypto';
 import { bearerToken } from '@bursar/service-kit';
@@ -54,3 +55,7 @@ export class AgentKeyGuard implements CanActivate {
 export const CurrentAgent = createParamDecorator(
   (_: unknown, context: ExecutionContext): Agent => context.switchToHttp().getRequest<AgentRequest>().agent as Agent,
 );
+
+/** A controller of `control/v1/agent/<resource>`, reached with an agent's key; the OpenAPI tag is "agent <resource in words>". */
+export const AgentRoutes = (resource: string) =>
+  applyDecorators(ApiTags(`agent ${resource.replace(/_/g, ' ')}`), ApiBearerAuth('agent_key'), UseGuards(AgentKeyGuard), Controller(`control/v1/agent/${resource}`));

@@ -1,7 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { retryingTransaction } from '@bursar/service-kit';
 import { DataSource, EntityManager } from 'typeorm';
-import { personActor } from '../audit/audit-subjects';
 import { AuditService } from '../audit/audit.service';
 import { BillingService } from '../billing/billing.service';
 import { notFound, unprocessable } from '../common/control-errors';
@@ -100,13 +99,6 @@ export class AgentsService {
   }
 
   private record(em: EntityManager, agent: Agent, action: string, actorSub: string, traceId: string): Promise<void> {
-    return this.audit.append(em, agent.workspace_id, {
-      subject_type: 'Agent',
-      subject_id: agent.id,
-      action,
-      trace_id: traceId,
-      snapshot: presentAgent(agent),
-      actor: personActor(actorSub),
-    });
+    return this.audit.record(em, 'Agent', agent, presentAgent(agent), action, traceId, actorSub);
   }
 }

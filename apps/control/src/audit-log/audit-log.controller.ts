@@ -1,8 +1,7 @@
-import { Controller, Get, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Get, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiResponse } from '@nestjs/swagger';
 import { ApiData, ApiPage } from '../common/openapi-responses';
-import { IdentityGuard } from '../identity/identity.guard';
-import { CurrentWorkspace, RequireCapability, WorkspaceAccessGuard } from '../workspaces/workspace-access.guard';
+import { CurrentWorkspace, RequireCapability, WorkspaceRoutes } from '../workspaces/workspace-access.guard';
 import type { WorkspaceAccess } from '../workspaces/workspaces.repository';
 import { AuditLogConsistencyProofSchema, AuditLogCheckpointSchema, AuditLogEntrySchema, AuditLogInclusionProofSchema } from './audit-log.schema';
 import { AuditLogService } from './audit-log.service';
@@ -12,10 +11,7 @@ import { ConsistencyProofQueryDto, InclusionProofQueryDto, ListLogCheckpointsDto
  * The workspace's audit log as a verifiable Merkle log: entries with their leaves, signed
  * checkpoints and RFC 9162 proofs, readable by every role (docs/verifiable-records.md).
  */
-@ApiTags('audit log')
-@ApiBearerAuth('identity_token')
-@UseGuards(IdentityGuard, WorkspaceAccessGuard)
-@Controller('control/v1/workspaces/:workspace_slug/audit_log')
+@WorkspaceRoutes('audit_log')
 export class AuditLogController {
   constructor(private readonly auditLog: AuditLogService) {}
 

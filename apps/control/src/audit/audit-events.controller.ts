@@ -1,19 +1,14 @@
-import { Controller, Get, Param, ParseUUIDPipe, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Get, Param, ParseUUIDPipe, Query } from '@nestjs/common';
 import { ApiData, ApiPage } from '../common/openapi-responses';
 import { AuditEventSchema } from './audit-event.schema';
-import { IdentityGuard } from '../identity/identity.guard';
-import { CurrentWorkspace, RequireCapability, WorkspaceAccessGuard } from '../workspaces/workspace-access.guard';
+import { CurrentWorkspace, RequireCapability, WorkspaceRoutes } from '../workspaces/workspace-access.guard';
 import type { WorkspaceAccess } from '../workspaces/workspaces.repository';
 import { AuditService } from './audit.service';
 import { ListAuditEventsDto } from './dto/list-audit-events.dto';
 
 /** The workspace's audit log, newest first; readable by every role. */
-@ApiTags('audit events')
-@ApiBearerAuth('identity_token')
-@UseGuards(IdentityGuard, WorkspaceAccessGuard)
+@WorkspaceRoutes('audit_events')
 @RequireCapability('read')
-@Controller('control/v1/workspaces/:workspace_slug/audit_events')
 export class AuditEventsController {
   constructor(private readonly audit: AuditService) {}
 

@@ -4,6 +4,7 @@ import { notFound } from '../common/control-errors';
 import { ListQueryDto, mapPage, Page } from '../common/pagination';
 import { AuditEvent } from './audit-event.entity';
 import { AuditEntry, AuditFilter, AuditRepository } from './audit.repository';
+import { AuditSubjectType, personActor } from './audit-subjects';
 
 export function presentAuditEvent(event: AuditEvent) {
   return {
@@ -26,6 +27,18 @@ export class AuditService {
 
   append(em: EntityManager, workspaceId: string, entry: AuditEntry): Promise<void> {
     return this.events.append(em, workspaceId, entry);
+  }
+
+  /** Appends `action` on one of a workspace's subjects with its snapshot, by the person `actorSub` when a person acted. */
+  record(em: EntityManager, subjectType: AuditSubjectType, subject: { id: string; workspace_id: string }, snapshot: object, action: string, traceId: string, actorSub?: string): Promise<void> {
+    return this.events.append(em, subject.workspace_id, {
+      subject_type: subjectType,
+      subject_id: subject.id,
+      action,
+      trace_id: traceId,
+      snapshot,
+      ...(actorSub === undefined ? {} : { actor: personActor(actorSub) }),
+    });
   }
 
   async list(workspaceId: string, filter: AuditFilter, page: ListQueryDto): Promise<Page<PresentedAuditEvent>> {

@@ -1,10 +1,10 @@
-import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Get, HttpCode, Post } from '@nestjs/common';
+import { ApiOperation, ApiResponse } from '@nestjs/swagger';
 import { ApiData } from '../common/openapi-responses';
 import { TraceId } from '../common/trace-id.decorator';
 import type { Identity } from '../identity/identity-token.verifier';
-import { CurrentIdentity, IdentityGuard } from '../identity/identity.guard';
-import { CurrentWorkspace, RequireCapability, WorkspaceAccessGuard } from '../workspaces/workspace-access.guard';
+import { CurrentIdentity } from '../identity/identity.guard';
+import { CurrentWorkspace, RequireCapability, WorkspaceRoutes } from '../workspaces/workspace-access.guard';
 import type { WorkspaceAccess } from '../workspaces/workspaces.repository';
 import { BillingOverviewSchema, CheckoutResultSchema, PackResultSchema, PortalResultSchema } from './billing.schema';
 import { BillingCaller, BillingService } from './billing.service';
@@ -19,10 +19,7 @@ const UNAVAILABLE = {
 };
 
 /** A workspace's plan, usage and subscription; writes need manage_members. */
-@ApiTags('billing')
-@ApiBearerAuth('identity_token')
-@UseGuards(IdentityGuard, WorkspaceAccessGuard)
-@Controller('control/v1/workspaces/:workspace_slug/billing')
+@WorkspaceRoutes('billing')
 export class BillingController {
   constructor(private readonly billing: BillingService) {}
 

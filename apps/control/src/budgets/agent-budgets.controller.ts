@@ -1,7 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { Agent } from '../agents/agent.entity';
-import { AgentKeyGuard, CurrentAgent } from '../agents/agent-key.guard';
+import { AgentRoutes, CurrentAgent } from '../agents/agent-key.guard';
 import { ApiData } from '../common/openapi-responses';
 import { BudgetSchema } from './budget.schema';
 import { TraceId } from '../common/trace-id.decorator';
@@ -9,10 +9,7 @@ import { BudgetsService, presentBudget } from './budgets.service';
 import { OpenBudgetDto } from './dto/open-budget.dto';
 
 /** The agent's own budgets, reached with its key. */
-@ApiTags('agent budgets')
-@ApiBearerAuth('agent_key')
-@UseGuards(AgentKeyGuard)
-@Controller('control/v1/agent/budgets')
+@AgentRoutes('budgets')
 export class AgentBudgetsController {
   constructor(private readonly budgets: BudgetsService) {}
 

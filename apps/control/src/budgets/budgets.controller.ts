@@ -1,19 +1,14 @@
-import { Controller, Get, Param, ParseUUIDPipe, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Get, Param, ParseUUIDPipe, Query } from '@nestjs/common';
 import { ApiData, ApiPage } from '../common/openapi-responses';
 import { BudgetSchema } from './budget.schema';
-import { IdentityGuard } from '../identity/identity.guard';
-import { CurrentWorkspace, RequireCapability, WorkspaceAccessGuard } from '../workspaces/workspace-access.guard';
+import { CurrentWorkspace, RequireCapability, WorkspaceRoutes } from '../workspaces/workspace-access.guard';
 import type { WorkspaceAccess } from '../workspaces/workspaces.repository';
 import { BudgetsService, presentBudget } from './budgets.service';
 import { ListBudgetsDto } from './dto/list-budgets.dto';
 
 /** The workspace's read-only view of its agents' budgets (sessions). */
-@ApiTags('budgets')
-@ApiBearerAuth('identity_token')
-@UseGuards(IdentityGuard, WorkspaceAccessGuard)
+@WorkspaceRoutes('budgets')
 @RequireCapability('read')
-@Controller('control/v1/workspaces/:workspace_slug/budgets')
 export class BudgetsController {
   constructor(private readonly budgets: BudgetsService) {}
 

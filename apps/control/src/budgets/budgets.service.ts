@@ -115,12 +115,6 @@ export class BudgetsService {
   }
 
   private record(em: EntityManager, budget: Budget, action: string, traceId: string): Promise<void> {
-    return this.audit.append(em, budget.workspace_id, {
-      subject_type: 'Session',
-      subject_id: budget.id,
-      action,
-      trace_id: traceId,
-      snapshot: presentBudget(budget),
-    });
+    return this.audit.record(em, 'Session', budget, presentBudget(budget), action, traceId);
   }
 }

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString } from 'class-validator';
@@ -7,12 +8,13 @@ const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 200;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The `limit` of a list: any integer, clamped by `pageLimit`. */
+export const PageLimit = () =>
+  applyDecorators(ApiPropertyOptional({ description: `Page size; clamped to 1..${MAX_LIMIT}`, default: DEFAULT_LIMIT }), IsOptional(), Type(() => Number), IsInt());
+
 /** `limit` and `starting_after` of every paginated control list. */
 export class ListQueryDto {
-  @ApiPropertyOptional({ description: 'Page size; clamped to 1..200', default: DEFAULT_LIMIT })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
+  @PageLimit()
   limit?: number;
 
   @ApiPropertyOptional({ description: 'Id of the last record seen; an unknown id restarts at the first page' })

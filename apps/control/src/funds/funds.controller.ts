@@ -1,18 +1,14 @@
-import { Controller, Get, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Get } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { ApiData } from '../common/openapi-responses';
-import { IdentityGuard } from '../identity/identity.guard';
-import { CurrentWorkspace, RequireCapability, WorkspaceAccessGuard } from '../workspaces/workspace-access.guard';
+import { CurrentWorkspace, RequireCapability, WorkspaceRoutes } from '../workspaces/workspace-access.guard';
 import type { WorkspaceAccess } from '../workspaces/workspaces.repository';
 import { FundsRepository } from './funds.repository';
 import { FundsSchema } from './funds.schema';
 
 const DEFAULT_CURRENCY = 'USD';
 
-@ApiTags('funds')
-@ApiBearerAuth('identity_token')
-@UseGuards(IdentityGuard, WorkspaceAccessGuard)
-@Controller('control/v1/workspaces/:workspace_slug/funds')
+@WorkspaceRoutes('funds')
 export class FundsController {
   constructor(private readonly funds: FundsRepository) {}
 

@@ -6,7 +6,7 @@ import { ListQueryDto } from '../common/pagination';
 import { TraceId } from '../common/trace-id.decorator';
 import { CurrentIdentity, IdentityGuard } from '../identity/identity.guard';
 import type { Identity } from '../identity/identity-token.verifier';
-import { CurrentWorkspace, RequireCapability, WorkspaceAccessGuard } from '../workspaces/workspace-access.guard';
+import { CurrentWorkspace, RequireCapability, WorkspaceRoutes } from '../workspaces/workspace-access.guard';
 import type { WorkspaceAccess } from '../workspaces/workspaces.repository';
 import { CreateInvitationDto } from './dto/create-invitation.dto';
 import { InvitationTokenDto } from './dto/invitation-token.dto';
@@ -14,10 +14,7 @@ import { AcceptedInvitationSchema, CreatedInvitationSchema, InvitationLookupSche
 import { InvitationsService, presentInvitation } from './invitations.service';
 
 /** A workspace's open invitations; creating one returns its one-time `token`. */
-@ApiTags('invitations')
-@ApiBearerAuth('identity_token')
-@UseGuards(IdentityGuard, WorkspaceAccessGuard)
-@Controller('control/v1/workspaces/:workspace_slug/invitations')
+@WorkspaceRoutes('invitations')
 export class WorkspaceInvitationsController {
   constructor(private readonly invitations: InvitationsService) {}
 

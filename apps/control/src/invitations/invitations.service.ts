@@ -147,13 +147,6 @@ export class InvitationsService {
   }
 
   private record(em: EntityManager, actorSub: string, invitation: WorkspaceInvitation, action: string, traceId: string) {
-    return this.audit.append(em, invitation.workspace_id, {
-      subject_type: 'WorkspaceInvitation',
-      subject_id: invitation.id,
-      action,
-      trace_id: traceId,
-      snapshot: presentInvitation(invitation),
-      actor: personActor(actorSub),
-    });
+    return this.audit.record(em, 'WorkspaceInvitation', invitation, presentInvitation(invitation), action, traceId, actorSub);
   }
 }

@@ -1,11 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Body, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
 import { ApiPlanLimit } from '../billing/plan-limit.openapi';
 import { ApiData, ApiPage } from '../common/openapi-responses';
 import { ListQueryDto } from '../common/pagination';
 import { TraceId } from '../common/trace-id.decorator';
-import { IdentityGuard } from '../identity/identity.guard';
-import { CurrentWorkspace, RequireCapability, WorkspaceAccessGuard } from '../workspaces/workspace-access.guard';
+import { CurrentWorkspace, RequireCapability, WorkspaceRoutes } from '../workspaces/workspace-access.guard';
 import type { WorkspaceAccess } from '../workspaces/workspaces.repository';
 import { CreateMembershipDto } from './dto/create-membership.dto';
 import { UpdateMembershipDto } from './dto/update-membership.dto';
@@ -13,10 +11,7 @@ import { MembershipSchema } from './membership.schema';
 import { MembershipsService, presentMembership } from './memberships.service';
 
 /** Members of a workspace, oldest first. */
-@ApiTags('memberships')
-@ApiBearerAuth('identity_token')
-@UseGuards(IdentityGuard, WorkspaceAccessGuard)
-@Controller('control/v1/workspaces/:workspace_slug/memberships')
+@WorkspaceRoutes('memberships')
 export class MembershipsController {
   constructor(private readonly memberships: MembershipsService) {}
 

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isUniqueViolation, retryingTransaction } from '@bursar/service-kit';
 import { DataSource, EntityManager } from 'typeorm';
-import { personActor } from '../audit/audit-subjects';
 import { AuditService } from '../audit/audit.service';
 import { BillingService } from '../billing/billing.service';
 import { notFound, unprocessable } from '../common/control-errors';
@@ -102,13 +101,6 @@ export class MembershipsService {
   }
 
   private record(em: EntityManager, access: WorkspaceAccess, m: WorkspaceMembership, action: string, traceId: string) {
-    return this.audit.append(em, access.workspace.id, {
-      subject_type: 'WorkspaceMembership',
-      subject_id: m.id,
-      action,
-      trace_id: traceId,
-      snapshot: presentMembership(m),
-      actor: personActor(access.membership.user_sub),
-    });
+    return this.audit.record(em, 'WorkspaceMembership', m, presentMembership(m), action, traceId, access.membership.user_sub);
   }
 }

@@ -1,9 +1,7 @@
-import { Body, Controller, Get, Param, ParseUUIDPipe, Patch, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Body, Get, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
 import { ApiData, ApiPage } from '../common/openapi-responses';
 import { TraceId } from '../common/trace-id.decorator';
-import { IdentityGuard } from '../identity/identity.guard';
-import { CurrentWorkspace, RequireCapability, WorkspaceAccessGuard } from '../workspaces/workspace-access.guard';
+import { CurrentWorkspace, RequireCapability, WorkspaceRoutes } from '../workspaces/workspace-access.guard';
 import type { WorkspaceAccess } from '../workspaces/workspaces.repository';
 import { ListPoliciesDto, PolicyWriteDto } from './dto/policy-write.dto';
 import { PoliciesService } from './policies.service';
@@ -14,10 +12,7 @@ import { PolicySchema } from './policy.schema';
  * with none is denied everything (`no_policy`). Writes bump `version`; `policy_version` is the content
  * digest a decision pins.
  */
-@ApiTags('policies')
-@ApiBearerAuth('identity_token')
-@UseGuards(IdentityGuard, WorkspaceAccessGuard)
-@Controller('control/v1/workspaces/:workspace_slug/policies')
+@WorkspaceRoutes('policies')
 export class PoliciesController {
   constructor(private readonly policies: PoliciesService) {}
 

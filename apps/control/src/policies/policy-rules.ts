@@ -1,21 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '@bursar/crypto';
 import { unprocessable } from '../common/control-errors';
+import { OPTIONAL_SETTINGS, REQUIRED_SETTINGS, RULE_EFFECTS, RULE_KINDS, RuleEffect, RuleKind, RuleSetting } from '@bursar/policy-rules';
 import { Condition, normalizeCondition } from './policy-conditions';
-
-export const RULE_KINDS = [
-  'cost_cap',
-  'spend_window',
-  'monthly_spend_cap',
-  'rate_limit',
-  'approval_threshold',
-  'action_allowlist',
-  'resource_allowlist',
-  'condition',
-] as const;
-export type RuleKind = (typeof RULE_KINDS)[number];
-export const RULE_EFFECTS = ['deny', 'allow', 'require_approval'] as const;
-export type RuleEffect = (typeof RULE_EFFECTS)[number];
 
 /** A rule as stored and returned: every setting its kind needs, nothing else. */
 export interface PolicyRule {
@@ -32,18 +19,6 @@ export interface PolicyRule {
   when?: Condition;
 }
 
-/** Settings each kind requires; anything else on the rule is refused. */
-const KIND_SETTINGS: Record<RuleKind, readonly (keyof PolicyRule)[]> = {
-  cost_cap: ['max_cents'],
-  spend_window: ['max_cents', 'window_seconds'],
-  monthly_spend_cap: ['max_cents'],
-  rate_limit: ['max_actions', 'window_seconds'],
-  approval_threshold: ['above_cents'],
-  action_allowlist: ['allow'],
-  resource_allowlist: ['allow'],
-  condition: ['when'],
-};
-const OPTIONAL: Partial<Record<RuleKind, readonly (keyof PolicyRule)[]>> = { condition: ['effect'] };
 const COMMON = ['id', 'kind', 'rule_name', 'action_types'];
 const ACTION_PATTERN = /^(\*|[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*(\.\*)?)$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -65,7 +40,7 @@ function stringList(value: unknown, pattern?: RegExp): value is string[] {
   return Array.isArray(value) && value.every((v) => typeof v === 'string' && v.length > 0 && v.length <= 500 && (!pattern || pattern.test(v)));
 }
 
-function setting(rule: Record<string, unknown>, key: keyof PolicyRule, path: string): unknown {
+function setting(rule: Record<string, unknown>, key: RuleSetting, path: string): unknown {
   const value = rule[key];
   const at = `${path}.${key}`;
   switch (key) {
@@ -100,8 +75,8 @@ export function normalizeRule(input: unknown, path: string): PolicyRule {
     throw refuse(`${path}.kind`, `must be one of ${RULE_KINDS.join(', ')}`);
   }
   const k = kind as RuleKind;
-  const required = KIND_SETTINGS[k];
-  const optional = OPTIONAL[k] ?? [];
+  const required = REQUIRED_SETTINGS[k];
+  const optional = OPTIONAL_SETTINGS[k] ?? [];
   const extra = Object.keys(input).filter((key) => !COMMON.includes(key) && !required.includes(key as never) && !optional.includes(key as never));
   if (extra.length) throw refuse(`${path}.${extra[0]}`, `is not a setting of ${k}`);
   if (input.id !== undefined && (typeof input.id !== 'string' || !UUID.test(input.id))) throw refuse(`${path}.id`, 'must be a uuid');

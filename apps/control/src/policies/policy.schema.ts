@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { RULE_EFFECTS, RULE_KINDS } from './policy-rules';
+import { kindsTaking, RULE_EFFECTS, RULE_KINDS } from '@bursar/policy-rules';
 
 /** A rule as stored and returned: the settings its kind needs, nothing else. */
 export class PolicyRuleSchema {
@@ -7,12 +7,12 @@ export class PolicyRuleSchema {
   @ApiProperty({ enum: RULE_KINDS }) kind: string;
   @ApiProperty() rule_name: string;
   @ApiProperty({ type: [String], description: 'Action types it applies to: exact, `prefix.*` or `*`; empty applies to every action' }) action_types: string[];
-  @ApiPropertyOptional({ type: 'integer', description: 'cost_cap, spend_window, monthly_spend_cap' }) max_cents?: number;
-  @ApiPropertyOptional({ type: 'integer', description: 'spend_window, rate_limit' }) window_seconds?: number;
-  @ApiPropertyOptional({ type: 'integer', description: 'rate_limit' }) max_actions?: number;
-  @ApiPropertyOptional({ type: 'integer', description: 'approval_threshold' }) above_cents?: number;
-  @ApiPropertyOptional({ type: [String], description: 'action_allowlist, resource_allowlist' }) allow?: string[];
-  @ApiPropertyOptional({ enum: RULE_EFFECTS, description: 'condition' }) effect?: string;
+  @ApiPropertyOptional({ type: 'integer', description: kindsTaking('max_cents').join(', ') }) max_cents?: number;
+  @ApiPropertyOptional({ type: 'integer', description: kindsTaking('window_seconds').join(', ') }) window_seconds?: number;
+  @ApiPropertyOptional({ type: 'integer', description: kindsTaking('max_actions').join(', ') }) max_actions?: number;
+  @ApiPropertyOptional({ type: 'integer', description: kindsTaking('above_cents').join(', ') }) above_cents?: number;
+  @ApiPropertyOptional({ type: [String], description: kindsTaking('allow').join(', ') }) allow?: string[];
+  @ApiPropertyOptional({ enum: RULE_EFFECTS, description: kindsTaking('effect').join(', ') }) effect?: string;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'condition: all_of / any_of / not / a field test' })
   when?: Record<string, unknown>;
 }

@@ -1,20 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
 import { ApiData, ApiPage } from '../common/openapi-responses';
 import { ListQueryDto, mapPage } from '../common/pagination';
 import { TraceId } from '../common/trace-id.decorator';
-import { IdentityGuard } from '../identity/identity.guard';
-import { CurrentWorkspace, RequireCapability, WorkspaceAccessGuard } from '../workspaces/workspace-access.guard';
+import { CurrentWorkspace, RequireCapability, WorkspaceRoutes } from '../workspaces/workspace-access.guard';
 import type { WorkspaceAccess } from '../workspaces/workspaces.repository';
 import { CreatePolicyModuleDto, UpdatePolicyModuleDto } from './dto/policy-module.dto';
 import { PolicyModuleSchema } from './policy-module.schema';
 import { PolicyModulesService, presentPolicyModule } from './policy-modules.service';
 
 /** Policy modules are addressed by name; lists sort by name and page with `starting_after=<name>`. */
-@ApiTags('policy modules')
-@ApiBearerAuth('identity_token')
-@UseGuards(IdentityGuard, WorkspaceAccessGuard)
-@Controller('control/v1/workspaces/:workspace_slug/policy_modules')
+@WorkspaceRoutes('policy_modules')
 export class PolicyModulesController {
   constructor(private readonly modules: PolicyModulesService) {}
 

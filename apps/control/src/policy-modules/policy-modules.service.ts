@@ -78,13 +78,6 @@ export class PolicyModulesService {
   }
 
   private record(em: EntityManager, module: PolicyModule, action: string, actorSub: string, traceId: string): Promise<void> {
-    return this.audit.append(em, module.workspace_id, {
-      subject_type: 'PolicyModule',
-      subject_id: module.id,
-      action,
-      trace_id: traceId,
-      snapshot: presentPolicyModule(module),
-      actor: { type: 'person', id: actorSub },
-    });
+    return this.audit.record(em, 'PolicyModule', module, presentPolicyModule(module), action, traceId, actorSub);
   }
 }

@@ -1,17 +1,13 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, HttpCode, Post } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { ApiData } from '../common/openapi-responses';
 import { DecisionSchema } from '../decisions/intent.schema';
-import { IdentityGuard } from '../identity/identity.guard';
-import { CurrentWorkspace, RequireCapability, WorkspaceAccessGuard } from '../workspaces/workspace-access.guard';
+import { CurrentWorkspace, RequireCapability, WorkspaceRoutes } from '../workspaces/workspace-access.guard';
 import type { WorkspaceAccess } from '../workspaces/workspaces.repository';
 import { PolicyPreviewDto } from './dto/policy-preview.dto';
 import { PolicyPreviewsService } from './policy-previews.service';
 
-@ApiTags('policy previews')
-@ApiBearerAuth('identity_token')
-@UseGuards(IdentityGuard, WorkspaceAccessGuard)
-@Controller('control/v1/workspaces/:workspace_slug/policy_previews')
+@WorkspaceRoutes('policy_previews')
 export class PolicyPreviewsController {
   constructor(private readonly previews: PolicyPreviewsService) {}
 

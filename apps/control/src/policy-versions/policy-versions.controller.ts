@@ -1,17 +1,13 @@
-import { Controller, Get, Param, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Get, Param } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { ApiData } from '../common/openapi-responses';
-import { IdentityGuard } from '../identity/identity.guard';
-import { CurrentWorkspace, RequireCapability, WorkspaceAccessGuard } from '../workspaces/workspace-access.guard';
+import { CurrentWorkspace, RequireCapability, WorkspaceRoutes } from '../workspaces/workspace-access.guard';
 import type { WorkspaceAccess } from '../workspaces/workspaces.repository';
 import { PolicyVersionSchema } from './policy-version.schema';
 import { presentPolicyVersion, PolicyVersionsService } from './policy-versions.service';
 
 /** The policy versions decisions of this workspace were made under; 404 for one it never used. */
-@ApiTags('policies')
-@ApiBearerAuth('identity_token')
-@UseGuards(IdentityGuard, WorkspaceAccessGuard)
-@Controller('control/v1/workspaces/:workspace_slug/policy_versions')
+@WorkspaceRoutes('policy_versions', 'policies')
 export class PolicyVersionsController {
   constructor(private readonly versions: PolicyVersionsService) {}
 

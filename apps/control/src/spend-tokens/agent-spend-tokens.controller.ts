@@ -1,7 +1,6 @@
-import { Body, Controller, Get, Param, ParseUUIDPipe, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Body, Get, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import { Agent } from '../agents/agent.entity';
-import { AgentKeyGuard, CurrentAgent } from '../agents/agent-key.guard';
+import { AgentRoutes, CurrentAgent } from '../agents/agent-key.guard';
 import { ApiData } from '../common/openapi-responses';
 import { SpendTokenSchema } from './spend-token.schema';
 import { TraceId } from '../common/trace-id.decorator';
@@ -10,10 +9,7 @@ import { presentSpendToken } from './spend-token.presenter';
 import { SpendTokensService } from './spend-tokens.service';
 
 /** Tokens an agent mints against its own budgets, reached with its key. */
-@ApiTags('agent spend tokens')
-@ApiBearerAuth('agent_key')
-@UseGuards(AgentKeyGuard)
-@Controller('control/v1/agent/spend_tokens')
+@AgentRoutes('spend_tokens')
 export class AgentSpendTokensController {
   constructor(private readonly tokens: SpendTokensService) {}
 

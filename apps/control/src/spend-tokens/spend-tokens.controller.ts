@@ -1,20 +1,15 @@
-import { Controller, Get, Param, ParseUUIDPipe, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Get, Param, ParseUUIDPipe, Query } from '@nestjs/common';
 import { ApiData, ApiPage } from '../common/openapi-responses';
 import { SpendTokenSchema } from './spend-token.schema';
-import { IdentityGuard } from '../identity/identity.guard';
-import { CurrentWorkspace, RequireCapability, WorkspaceAccessGuard } from '../workspaces/workspace-access.guard';
+import { CurrentWorkspace, RequireCapability, WorkspaceRoutes } from '../workspaces/workspace-access.guard';
 import type { WorkspaceAccess } from '../workspaces/workspaces.repository';
 import { ListSpendTokensDto } from './dto/list-spend-tokens.dto';
 import { presentSpendToken } from './spend-token.presenter';
 import { SpendTokensService } from './spend-tokens.service';
 
 /** The workspace's read-only view of the tokens its agents minted. */
-@ApiTags('spend tokens')
-@ApiBearerAuth('identity_token')
-@UseGuards(IdentityGuard, WorkspaceAccessGuard)
+@WorkspaceRoutes('spend_tokens')
 @RequireCapability('read')
-@Controller('control/v1/workspaces/:workspace_slug/spend_tokens')
 export class SpendTokensController {
   constructor(private readonly tokens: SpendTokensService) {}
 

@@ -1,10 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { presentWebhookDelivery } from '@bursar/queue';
 import { ApiData, ApiPage } from '../common/openapi-responses';
 import { ListQueryDto, mapPage } from '../common/pagination';
-import { IdentityGuard } from '../identity/identity.guard';
-import { CurrentWorkspace, RequireCapability, WorkspaceAccessGuard } from '../workspaces/workspace-access.guard';
+import { CurrentWorkspace, RequireCapability, WorkspaceRoutes } from '../workspaces/workspace-access.guard';
 import type { WorkspaceAccess } from '../workspaces/workspaces.repository';
 import { CreateControlWebhookEndpointDto } from './dto/create-webhook-endpoint.dto';
 import { presentControlEndpoint } from './webhook-endpoint.record';
@@ -16,10 +15,7 @@ function withSecret({ endpoint, secret }: ControlEndpointWithSecret) {
 }
 
 /** Control-layer webhook endpoints of a workspace (reference s.9 and s.12), apart from the ledger's. */
-@ApiTags('webhook endpoints')
-@ApiBearerAuth('identity_token')
-@UseGuards(IdentityGuard, WorkspaceAccessGuard)
-@Controller('control/v1/workspaces/:workspace_slug/webhook_endpoints')
+@WorkspaceRoutes('webhook_endpoints')
 export class ControlWebhookEndpointsController {
   constructor(private readonly endpoints: ControlWebhookEndpointsService) {}
 

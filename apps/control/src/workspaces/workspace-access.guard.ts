@@ -1,7 +1,8 @@
-import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { applyDecorators, CanActivate, Controller, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiExtension } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtension, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
+import { IdentityGuard } from '../identity/identity.guard';
 import type { Identity } from '../identity/identity-token.verifier';
 import { Capability } from './workspace-roles';
 import { WorkspaceAccess } from './workspaces.repository';
@@ -17,6 +18,14 @@ const CAPABILITY = Symbol('capability');
  */
 export const RequireCapability = (capability: Capability) =>
   applyDecorators(SetMetadata(CAPABILITY, capability), ApiExtension('x-required-capability', capability));
+
+/**
+ * A controller of `control/v1/workspaces/:workspace_slug/<resource>`: a person's identity token, then
+ * their membership of the workspace with the capability each route (or the class) requires. The
+ * OpenAPI tag defaults to the resource in words.
+ */
+export const WorkspaceRoutes = (resource: string, tag = resource.replace(/_/g, ' ')) =>
+  applyDecorators(ApiTags(tag), ApiBearerAuth('identity_token'), UseGuards(IdentityGuard, WorkspaceAccessGuard), Controller(`control/v1/workspaces/:workspace_slug/${resource}`));
 
 /** Resolves `:workspace_slug` to the caller's membership and checks the route's capability. */
 @Injectable()

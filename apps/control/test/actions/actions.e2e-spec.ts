@@ -1,14 +1,11 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { suiteStack } from '@bursar/testing';
 import { bearer } from '../control-fixtures';
-import { act, agentWithPolicy, DecisionStack, newKey, readBudget, simulate, startDecisionStack } from '../decision-fixtures';
+import { act, agentWithPolicy, newKey, readBudget, simulate, startDecisionStack } from '../decision-fixtures';
 
 describe('agent actions', () => {
-  let s: DecisionStack;
-  beforeAll(async () => {
-    s = await startDecisionStack('actions');
-  });
-  afterAll(() => s.close());
+  const s = suiteStack(() => startDecisionStack('actions'));
   const http = () => request(s.t.app.getHttpServer());
   const db = () => s.t.app.get(DataSource);
   const policy = { per_transaction_cap_cents: 50_000, approval_threshold_cents: 10_000 };

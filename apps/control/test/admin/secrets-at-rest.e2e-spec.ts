@@ -1,9 +1,9 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { findSecretsInDatabase } from '@bursar/testing';
+import { findSecretsInDatabase, suiteStack } from '@bursar/testing';
 import { cosignKeyAad } from '../../src/cosign/cosign-keys.service';
 import { bearer, createAgent } from '../control-fixtures';
-import { DecisionStack, startDecisionStack } from '../decision-fixtures';
+import { startDecisionStack } from '../decision-fixtures';
 
 /**
  * After control's secret-bearing routes ran (agent keys, webhook signing secrets created and
@@ -11,12 +11,8 @@ import { DecisionStack, startDecisionStack } from '../decision-fixtures';
  * those secrets, or a cosigning private key, in the clear.
  */
 describe('control secrets at rest', () => {
-  let s: DecisionStack;
 
-  beforeAll(async () => {
-    s = await startDecisionStack('secrets_at_rest', { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
-  }, 30_000);
-  afterAll(() => s.close());
+  const s = suiteStack(() => startDecisionStack('secrets_at_rest', { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }), 30_000);
 
   it('stores no agent key, signing secret, invitation token or cosign private key in the clear', async () => {
     const http = () => request(s.t.app.getHttpServer());

@@ -1,25 +1,14 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { IdentifiedTestApp, startIdentifiedTestApp } from '../control-test-app';
-import { bearer, createAgent, createWorkspace, seatMember } from '../control-fixtures';
+import { suiteStack } from '@bursar/testing';
+import { startWorkspaceStack } from '../control-test-app';
+import { bearer, createAgent, createWorkspace } from '../control-fixtures';
 
 describe('agents and their keys', () => {
-  let s: IdentifiedTestApp;
-  let owner: string;
-  let admin: string;
-  let member: string;
-  let outsider: string;
   const slug = 'fleet';
   const base = `/control/v1/workspaces/${slug}/agents`;
 
-  beforeAll(async () => {
-    s = await startIdentifiedTestApp('agents', ['owner', 'admin', 'member', 'outsider']);
-    [owner, admin, member, outsider] = await Promise.all(['owner', 'admin', 'member', 'outsider'].map((sub) => s.idp.token(sub)));
-    const workspace = await createWorkspace(s.t.app, owner, { name: 'Fleet', slug });
-    await seatMember(s.t.app, workspace.id, 'admin', 'admin');
-    await seatMember(s.t.app, workspace.id, 'member', 'member');
-  });
-  afterAll(() => s.close());
+  const s = suiteStack(() => startWorkspaceStack('agents', { name: 'Fleet', slug }, { owner: 'owner', admin: 'admin', member: 'member', outsider: null }));
 
   const http = () => request(s.t.app.getHttpServer());
   const budgetCall = (key?: string) => {
@@ -30,7 +19,7 @@ describe('agents and their keys', () => {
   it('creates an agent whose key is shown once and stored only as a digest', async () => {
     const res = await http()
       .post(base)
-      .set(bearer(admin))
+      .set(bearer(s.tokens.admin))
       .send({ name: 'shopper', mode: 'live', scopes: ['payment.*'], max_budget_cents: 5000 })
       .expect(201);
     const agent = res.body.data;
@@ -52,9 +41,9 @@ describe('agents and their keys', () => {
     expect(row.key_digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(JSON.stringify(row)).not.toContain(agent.api_key);
 
-    const shown = await http().get(`${base}/${agent.id}`).set(bearer(member)).expect(200);
+    const shown = await http().get(`${base}/${agent.id}`).set(bearer(s.tokens.member)).expect(200);
     expect(shown.body.data).not.toHaveProperty('api_key');
-    const listed = await http().get(base).set(bearer(member)).expect(200);
+    const listed = await http().get(base).set(bearer(s.tokens.member)).expect(200);
     expect(listed.body.data.map((a: { id: string }) => a.id)).toContain(agent.id);
     expect(JSON.stringify(listed.body)).not.toContain(agent.api_key);
 
@@ -63,29 +52,29 @@ describe('agents and their keys', () => {
   });
 
   it('skips the starter policy on request, and the agent then has no policy at all', async () => {
-    const res = await http().post(base).set(bearer(admin)).send({ name: 'bare', skip_starter_policy: true }).expect(201);
+    const res = await http().post(base).set(bearer(s.tokens.admin)).send({ name: 'bare', skip_starter_policy: true }).expect(201);
     expect(res.body.data.starter_policy).toBeNull();
     const [{ n }] = await s.t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM policies WHERE agent_id = $1`, [res.body.data.id]);
     expect(n).toBe(0);
   });
 
   it('defaults to a test agent with no scopes and no ceiling', async () => {
-    const agent = await createAgent(s.t.app, owner, slug);
+    const agent = await createAgent(s.t.app, s.tokens.owner, slug);
     expect(agent).toMatchObject({ mode: 'test', status: 'active', scopes: [], max_budget_cents: null });
     expect(agent.api_key).toMatch(/^krt_test_/);
   });
 
   it('lets a member read agents but not write them (403 insufficient_role)', async () => {
-    const agent = await createAgent(s.t.app, owner, slug);
+    const agent = await createAgent(s.t.app, s.tokens.owner, slug);
     for (const req of [http().post(base).send({ name: 'x' }), http().patch(`${base}/${agent.id}`).send({ name: 'y' })]) {
-      const res = await req.set(bearer(member)).expect(403);
+      const res = await req.set(bearer(s.tokens.member)).expect(403);
       expect(res.body).toEqual({ error: { message: expect.any(String), code: 'insufficient_role', hint: expect.any(String) } });
     }
   });
 
   it('hides the workspace from outsiders with 404', async () => {
-    await http().get(base).set(bearer(outsider)).expect(404);
-    await http().post(base).set(bearer(outsider)).send({ name: 'x' }).expect(404);
+    await http().get(base).set(bearer(s.tokens.outsider)).expect(404);
+    await http().post(base).set(bearer(s.tokens.outsider)).send({ name: 'x' }).expect(404);
   });
 
   it.each([
@@ -97,35 +86,35 @@ describe('agents and their keys', () => {
   ])('refuses %j with 422 and writes nothing', async (body, field) => {
     const count = () => s.t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM agents`);
     const before = await count();
-    const res = await http().post(base).set(bearer(owner)).send(body).expect(422);
+    const res = await http().post(base).set(bearer(s.tokens.owner)).send(body).expect(422);
     expect(res.body.error).toEqual({ message: expect.stringContaining(field), code: null, hint: expect.any(String), param: expect.stringContaining(field), details: { fields: expect.any(Object) } });
     expect(await count()).toEqual(before);
   });
 
   it('answers 404 for an agent of another workspace', async () => {
-    await createWorkspace(s.t.app, outsider, { name: 'Elsewhere', slug: 'elsewhere' });
-    const foreign = await createAgent(s.t.app, outsider, 'elsewhere');
-    await http().get(`${base}/${foreign.id}`).set(bearer(owner)).expect(404);
-    await http().patch(`${base}/${foreign.id}`).set(bearer(owner)).send({ name: 'mine' }).expect(404);
+    await createWorkspace(s.t.app, s.tokens.outsider, { name: 'Elsewhere', slug: 'elsewhere' });
+    const foreign = await createAgent(s.t.app, s.tokens.outsider, 'elsewhere');
+    await http().get(`${base}/${foreign.id}`).set(bearer(s.tokens.owner)).expect(404);
+    await http().patch(`${base}/${foreign.id}`).set(bearer(s.tokens.owner)).send({ name: 'mine' }).expect(404);
   });
 
   it('updates name, scopes and ceiling, and clears the ceiling with null', async () => {
-    const agent = await createAgent(s.t.app, owner, slug, { max_budget_cents: 100 });
+    const agent = await createAgent(s.t.app, s.tokens.owner, slug, { max_budget_cents: 100 });
     const res = await http()
       .patch(`${base}/${agent.id}`)
-      .set(bearer(admin))
+      .set(bearer(s.tokens.admin))
       .send({ name: 'renamed', scopes: ['*'], max_budget_cents: 250 })
       .expect(200);
     expect(res.body.data).toMatchObject({ name: 'renamed', scopes: ['*'], max_budget_cents: 250 });
-    const cleared = await http().patch(`${base}/${agent.id}`).set(bearer(admin)).send({ max_budget_cents: null }).expect(200);
+    const cleared = await http().patch(`${base}/${agent.id}`).set(bearer(s.tokens.admin)).send({ max_budget_cents: null }).expect(200);
     expect(cleared.body.data).toMatchObject({ name: 'renamed', max_budget_cents: null });
-    await http().patch(`${base}/${agent.id}`).set(bearer(admin)).send({ name: null }).expect(422);
+    await http().patch(`${base}/${agent.id}`).set(bearer(s.tokens.admin)).send({ name: null }).expect(422);
   });
 
   it('authenticates agent routes by key only', async () => {
-    const agent = await createAgent(s.t.app, owner, slug);
+    const agent = await createAgent(s.t.app, s.tokens.owner, slug);
     expect((await budgetCall().expect(401)).body.error.code).toBe('runtime_key_required');
-    for (const key of ['krt_test_short', `${agent.api_key.slice(0, -1)}x`, owner, 'sk_whatever']) {
+    for (const key of ['krt_test_short', `${agent.api_key.slice(0, -1)}x`, s.tokens.owner, 'sk_whatever']) {
       const res = await budgetCall(key).expect(401);
       expect(res.body).toEqual({ error: { message: expect.any(String), code: 'invalid_runtime_key', hint: expect.any(String) } });
     }
@@ -136,8 +125,8 @@ describe('agents and their keys', () => {
   });
 
   it('locks a suspended agent out until reactivated, and a revoked one for good', async () => {
-    const agent = await createAgent(s.t.app, owner, slug);
-    const patch = (status: string) => http().patch(`${base}/${agent.id}`).set(bearer(owner)).send({ status });
+    const agent = await createAgent(s.t.app, s.tokens.owner, slug);
+    const patch = (status: string) => http().patch(`${base}/${agent.id}`).set(bearer(s.tokens.owner)).send({ status });
 
     expect((await patch('suspended').expect(200)).body.data.status).toBe('suspended');
     expect((await budgetCall(agent.api_key).expect(401)).body.error.code).toBe('invalid_runtime_key');

@@ -1,17 +1,11 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { bearer, seatMember } from '../control-fixtures';
-import { act, agentWithPolicy, DecisionStack, pay, readBudget, startDecisionStack, TestAgent } from '../decision-fixtures';
+import { suiteStack } from '@bursar/testing';
+import { bearer } from '../control-fixtures';
+import { act, agentWithPolicy, pay, readBudget, startStackWithMember, TestAgent } from '../decision-fixtures';
 
 describe('approvals, impact and funds', () => {
-  let s: DecisionStack;
-  let member: string;
-  beforeAll(async () => {
-    s = await startDecisionStack('approvals');
-    await seatMember(s.t.app, s.workspaceId, 'member', 'member');
-    member = await s.idp.token('member');
-  });
-  afterAll(() => s.close());
+  const s = suiteStack(() => startStackWithMember('approvals'));
   const http = () => request(s.t.app.getHttpServer());
   const ws = (path: string) => `/control/v1/workspaces/${s.slug}${path}`;
   const db = () => s.t.app.get(DataSource);
@@ -22,7 +16,7 @@ describe('approvals, impact and funds', () => {
     const intent = await held(agent, 3_000);
     const before = await http().get(`/control/v1/agent/payment_intents/${intent.id}`).set(bearer(agent.key)).expect(200);
     expect(before.body).not.toHaveProperty('cosignature');
-    expect((await http().post(ws(`/payment_intents/${intent.id}/approve`)).set(bearer(member)).expect(403)).body.error.code).toBe('insufficient_role');
+    expect((await http().post(ws(`/payment_intents/${intent.id}/approve`)).set(bearer(s.member)).expect(403)).body.error.code).toBe('insufficient_role');
     const approved = await http().post(ws(`/payment_intents/${intent.id}/approve`)).set(bearer(s.owner)).expect(200);
     expect(approved.body.data).toMatchObject({ state: 'pending', resolved_by_sub: 'owner', resolved_at: expect.any(String) });
     await http().post(ws(`/payment_intents/${intent.id}/approve`)).set(bearer(s.owner)).expect(422);
@@ -50,7 +44,7 @@ describe('approvals, impact and funds', () => {
     expect((await http().post(ws(`/action_intents/${other.id}/deny`)).set(bearer(s.owner)).expect(200)).body.data.failure_reason).toBe('approval_denied');
     await http().post(ws(`/action_intents/${intent.id}/approve`)).set(bearer(s.owner)).expect(422);
     await http().post(ws(`/payment_intents/${intent.id}/approve`)).set(bearer(s.owner)).expect(404);
-    expect((await http().get(ws(`/action_intents/${intent.id}`)).set(bearer(member)).expect(200)).body.data).toMatchObject({ id: intent.id, state: 'denied' });
+    expect((await http().get(ws(`/action_intents/${intent.id}`)).set(bearer(s.member)).expect(200)).body.data).toMatchObject({ id: intent.id, state: 'denied' });
     expect((await http().get(ws(`/action_intents/${intent.id}`)).expect(401)).body.error.code).toBe('identity_token_required');
   });
 
@@ -69,7 +63,7 @@ describe('approvals, impact and funds', () => {
     const token = (await http().post('/control/v1/agent/spend_tokens').set(bearer(agent.key)).send({ budget_id: agent.budgetId, amount_ceiling_cents: 5_000, counterparty: 'acme' }).expect(201)).body.data;
     const intent = (await pay(s.t.app, agent, { amount_cents: 2_000, counterparty: 'acme', spend_token_id: token.id }).expect(202)).body.data;
     await held(agent, 500);
-    const impact = (await http().get(ws(`/payment_intents/${intent.id}/impact`)).set(bearer(member)).expect(200)).body.data;
+    const impact = (await http().get(ws(`/payment_intents/${intent.id}/impact`)).set(bearer(s.member)).expect(200)).body.data;
     expect(impact).toEqual({
       amount_cents: 2_000,
       currency: 'USD',
@@ -84,9 +78,9 @@ describe('approvals, impact and funds', () => {
       spend_token: { id: token.id, amount_ceiling_cents: 5_000, counterparty: 'acme', expires_at: null, single_use: true },
     });
     const action = (await act(s.t.app, agent, { action_type: 'x', cost_cents: 300 }).expect(202)).body.data;
-    const actionImpact = (await http().get(ws(`/action_intents/${action.id}/impact`)).set(bearer(member)).expect(200)).body.data;
+    const actionImpact = (await http().get(ws(`/action_intents/${action.id}/impact`)).set(bearer(s.member)).expect(200)).body.data;
     expect(actionImpact).not.toHaveProperty('spend_token');
-    await http().get(ws(`/action_intents/${intent.id}/impact`)).set(bearer(member)).expect(404);
+    await http().get(ws(`/action_intents/${intent.id}/impact`)).set(bearer(s.member)).expect(404);
   });
 
   it('lists the held queue with filters, sorting, paging and a summary', async () => {
@@ -94,7 +88,7 @@ describe('approvals, impact and funds', () => {
     const a = await held(agent, 300);
     const b = await held(agent, 100);
     const c = await held(agent, 200);
-    const q = async (query: string) => (await http().get(ws(`/payment_intents?agent_id=${agent.id}&${query}`)).set(bearer(member)).expect(200)).body;
+    const q = async (query: string) => (await http().get(ws(`/payment_intents?agent_id=${agent.id}&${query}`)).set(bearer(s.member)).expect(200)).body;
     const byAge = await q('state=held');
     expect(byAge.data.map((i: { id: string }) => i.id)).toEqual([c.id, b.id, a.id]);
     expect(byAge.summary).toEqual({ total: 3, total_cents: 600 });
@@ -109,14 +103,14 @@ describe('approvals, impact and funds', () => {
     expect((await q('held_before=not-a-date')).data).toHaveLength(3);
     expect((await q('agent_mode=live')).data).toHaveLength(0);
     expect((await q('agent_mode=test')).data).toHaveLength(3);
-    await http().get(ws('/payment_intents?agent_mode=staging')).set(bearer(member)).expect(400);
-    expect((await http().get(ws(`/payment_intents/${a.id}`)).set(bearer(member)).expect(200)).body.data.id).toBe(a.id);
-    const actions = await http().get(ws(`/action_intents?action_type=none.here`)).set(bearer(member)).expect(200);
+    await http().get(ws('/payment_intents?agent_mode=staging')).set(bearer(s.member)).expect(400);
+    expect((await http().get(ws(`/payment_intents/${a.id}`)).set(bearer(s.member)).expect(200)).body.data.id).toBe(a.id);
+    const actions = await http().get(ws(`/action_intents?action_type=none.here`)).set(bearer(s.member)).expect(200);
     expect(actions.body).toEqual({ data: [], has_more: false, next_cursor: null, summary: { total: 0, total_cents: 0 } });
   });
 
   it('reports funds: available, held and committed', async () => {
-    const res = await http().get(ws('/funds')).set(bearer(member)).expect(200);
+    const res = await http().get(ws('/funds')).set(bearer(s.member)).expect(200);
     const [expected] = await db().query(
       `SELECT (SELECT COALESCE(SUM(amount_cents), 0) FROM intents WHERE workspace_id = $1 AND state = 'held')::int AS held,
               (SELECT COALESCE(SUM(amount_cents), 0) FROM intents WHERE workspace_id = $1 AND state IN ('pending', 'executed', 'completed'))::int AS committed`,

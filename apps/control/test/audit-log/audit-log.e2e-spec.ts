@@ -5,13 +5,13 @@ import canonicalize from 'canonicalize';
 import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { pollUntil, SWC_REGISTER } from '@bursar/testing';
+import { pollUntil, suiteStack, SWC_REGISTER } from '@bursar/testing';
 import { signCheckpoint } from '@bursar/crypto';
 import { verifyRemoteLog } from '@bursar/service-kit';
 import { runControlAdmin } from '../../src/admin/control-admin';
 import { AuditLogService } from '../../src/audit-log/audit-log.service';
-import { bearer, createAgent, createWorkspace, seatMember } from '../control-fixtures';
-import { agentWithPolicy, DecisionStack, pay, startDecisionStack } from '../decision-fixtures';
+import { bearer, createAgent, createWorkspace } from '../control-fixtures';
+import { agentWithPolicy, pay, startDecisionStack, startStackWithMember } from '../decision-fixtures';
 
 /*
  * RFC 9162 written out plainly from the RFC's text, on purpose apart from libs/crypto: the tree head
@@ -104,15 +104,7 @@ interface Checkpoint {
 }
 
 describe("control's audit log", () => {
-  let s: DecisionStack;
-  let member: string;
-
-  beforeAll(async () => {
-    s = await startDecisionStack('audit_log');
-    member = await s.idp.token('member');
-    await seatMember(s.t.app, s.workspaceId, 'member', 'member');
-  });
-  afterAll(() => s.close());
+  const s = suiteStack(() => startStackWithMember('audit_log'));
 
   const http = () => request(s.t.app.getHttpServer());
   const db = () => s.t.app.get(DataSource);
@@ -165,7 +157,7 @@ describe("control's audit log", () => {
 
     const n = await sealed(s.workspaceId);
     const rows = await events(s.workspaceId);
-    const entries = await allEntries(s.slug, member);
+    const entries = await allEntries(s.slug, s.member);
     expect(entries).toHaveLength(n);
     expect(entries.map((e) => e.index)).toEqual(rows.map((_, i) => i));
     expect(entries.map((e) => e.type)).toEqual(rows.map((r) => r.action));
@@ -196,19 +188,19 @@ describe("control's audit log", () => {
     // An auditor rebuilds the same facts from the audit event the API serves.
     for (const entry of entries) {
       const { facts } = JSON.parse(entry.leaf);
-      const served = (await http().get(`/control/v1/workspaces/${s.slug}/audit_events/${facts.audit_event_id}`).set(bearer(member)).expect(200)).body.data;
+      const served = (await http().get(`/control/v1/workspaces/${s.slug}/audit_events/${facts.audit_event_id}`).set(bearer(s.member)).expect(200)).body.data;
       expect(createHash('sha256').update(canonicalize(served.snapshot) as string).digest('hex')).toBe(facts.snapshot_sha256);
       expect(served).toMatchObject({ action: entry.type, subject_id: entry.resource_id, created_at: entry.committed_at, trace_id: facts.trace_id });
     }
 
-    const mine = (await http().get(log(s.slug, `/entries?resource_id=${held.id}`)).set(bearer(member)).expect(200)).body.data as Entry[];
+    const mine = (await http().get(log(s.slug, `/entries?resource_id=${held.id}`)).set(bearer(s.member)).expect(200)).body.data as Entry[];
     expect(mine.map((e) => e.type)).toEqual(['payment_intent.requires_approval', 'approval.granted']);
   });
 
   it('the standalone verifier checks a workspace log from the API alone, against a saved checkpoint', async () => {
     const server = s.t.app.getHttpServer();
     if (!server.listening) await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    const remote = { baseUrl: `http://127.0.0.1:${server.address().port}`, logPath: `/control/v1/workspaces/${s.slug}/audit_log`, jwksPath: '/.well-known/jwks.json', token: member };
+    const remote = { baseUrl: `http://127.0.0.1:${server.address().port}`, logPath: `/control/v1/workspaces/${s.slug}/audit_log`, jwksPath: '/.well-known/jwks.json', token: s.member };
     const agent = await agentWithPolicy(s, {}, 10_000);
     await pay(s.t.app, agent, { amount_cents: 100, counterparty: 'acme' }).expect(201);
     const saved = await signNow(s.slug);
@@ -222,7 +214,7 @@ describe("control's audit log", () => {
 
   it('signs checkpoints with the key control publishes, and proves inclusion and consistency as RFC 9162 says', async () => {
     const first = await signNow(s.slug);
-    expect((await http().get(log(s.slug, '/checkpoints/latest')).set(bearer(member)).expect(200)).body.data).toEqual(first);
+    expect((await http().get(log(s.slug, '/checkpoints/latest')).set(bearer(s.member)).expect(200)).body.data).toEqual(first);
     // Signing again without growth answers the same checkpoint.
     expect(await signNow(s.slug)).toEqual(first);
     expect(await verifyCheckpointToken(first.token)).toEqual({
@@ -236,7 +228,7 @@ describe("control's audit log", () => {
     expect(rfcRoot(before).toString('hex')).toBe(first.root_hash);
 
     for (let index = 0; index < first.tree_size; index++) {
-      const proof = (await http().get(log(s.slug, `/proofs/inclusion?index=${index}&tree_size=${first.tree_size}`)).set(bearer(member)).expect(200)).body.data;
+      const proof = (await http().get(log(s.slug, `/proofs/inclusion?index=${index}&tree_size=${first.tree_size}`)).set(bearer(s.member)).expect(200)).body.data;
       expect(proof).toMatchObject({ index, tree_size: first.tree_size, leaf_hash: before[index].toString('hex'), root_hash: first.root_hash });
       expect(rfcVerifyInclusion(before[index], index, first.tree_size, proof.audit_path.map(hex), hex(first.root_hash))).toBe(true);
       // A proof does not carry over to another leaf.
@@ -251,15 +243,15 @@ describe("control's audit log", () => {
     const after = (await allEntries(s.slug)).map((e) => hex(e.leaf_hash));
     expect(rfcRoot(after).toString('hex')).toBe(second.root_hash);
     for (let from = 1; from <= second.tree_size; from++) {
-      const proof = (await http().get(log(s.slug, `/proofs/consistency?from_size=${from}&to_size=${second.tree_size}`)).set(bearer(member)).expect(200)).body.data;
+      const proof = (await http().get(log(s.slug, `/proofs/consistency?from_size=${from}&to_size=${second.tree_size}`)).set(bearer(s.member)).expect(200)).body.data;
       const fromRoot = rfcRoot(after.slice(0, from));
       expect(proof).toMatchObject({ from_size: from, to_size: second.tree_size, from_root: fromRoot.toString('hex'), to_root: second.root_hash });
       expect(rfcVerifyConsistency(from, second.tree_size, proof.proof.map(hex), fromRoot, hex(second.root_hash))).toBe(true);
     }
 
-    const listed = (await http().get(log(s.slug, '/checkpoints?limit=1')).set(bearer(member)).expect(200)).body;
+    const listed = (await http().get(log(s.slug, '/checkpoints?limit=1')).set(bearer(s.member)).expect(200)).body;
     expect(listed).toEqual({ data: [second], has_more: true, next_cursor: String(second.tree_size) });
-    const older = (await http().get(log(s.slug, `/checkpoints?limit=1&cursor=${listed.next_cursor}`)).set(bearer(member)).expect(200)).body;
+    const older = (await http().get(log(s.slug, `/checkpoints?limit=1&cursor=${listed.next_cursor}`)).set(bearer(s.member)).expect(200)).body;
     expect(older.data).toEqual([first]);
   });
 
@@ -297,16 +289,16 @@ describe("control's audit log", () => {
     ['/entries?limit=ten', 400, null],
     ['/checkpoints?cursor=x', 400, null],
   ])('answers %s with %i %s', async (query, status, code) => {
-    const res = await http().get(log(s.slug, query)).set(bearer(member)).expect(status);
+    const res = await http().get(log(s.slug, query)).set(bearer(s.member)).expect(status);
     expect(res.body.error).toEqual(expect.objectContaining({ code, message: expect.any(String), hint: expect.any(String) }));
   });
 
   it('keeps each workspace to its own log and its own members', async () => {
-    const quiet = await createWorkspace(s.t.app, member, { name: 'Quiet', slug: 'quiet' });
+    const quiet = await createWorkspace(s.t.app, s.member, { name: 'Quiet', slug: 'quiet' });
     await sealed(quiet.id);
-    expect((await allEntries('quiet', member)).map((e) => e.type).sort()).toEqual(['membership.created', 'workspace.created']);
+    expect((await allEntries('quiet', s.member)).map((e) => e.type).sort()).toEqual(['membership.created', 'workspace.created']);
     await http().get(log('quiet', '/entries')).set(bearer(s.owner)).expect(404);
-    expect((await http().post(log(s.slug, '/checkpoints')).set(bearer(member)).expect(403)).body.error.code).toBe('insufficient_role');
+    expect((await http().post(log(s.slug, '/checkpoints')).set(bearer(s.member)).expect(403)).body.error.code).toBe('insufficient_role');
   });
 
   describe('verification from the database', () => {
@@ -427,11 +419,7 @@ describe("control's audit log", () => {
 });
 
 describe("control's audit log without cosigning", () => {
-  let s: DecisionStack;
-  beforeAll(async () => {
-    s = await startDecisionStack('audit_log_unsigned', { COSIGN_ISSUER: '', AUDIT_LOG_SEAL_INTERVAL_MS: '0' });
-  });
-  afterAll(() => s.close());
+  const s = suiteStack(() => startDecisionStack('audit_log_unsigned', { COSIGN_ISSUER: '', AUDIT_LOG_SEAL_INTERVAL_MS: '0' }));
 
   it('still seals entries on demand, and refuses to sign', async () => {
     const http = () => request(s.t.app.getHttpServer());

@@ -1,10 +1,11 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { signPayload } from '@bursar/crypto';
+import { suiteStack } from '@bursar/testing';
 import { ControlTestApp, startControlTestApp } from '../control-test-app';
 import { bearer, createAgent, createWorkspace, seatMember } from '../control-fixtures';
 import type { FakeSubscription } from '../billing-provider.fake';
-import { BILLING_WEBHOOK_SECRET, BillingTestStack, startBillingTestStack } from './billing-test-stack';
+import { BILLING_WEBHOOK_SECRET, startBillingTestStack } from './billing-test-stack';
 import { BILLING_API_VERSION } from '../../src/billing/billing-provider.client';
 import { startTestIdentityProvider, TestIdentityProvider } from '../test-identity-provider';
 
@@ -12,15 +13,13 @@ const unix = (ms = Date.now()) => Math.floor(ms / 1000);
 const DAY = 86_400;
 
 describe('billing', () => {
-  let s: BillingTestStack;
   let eventSeq = 0;
 
+  const s = suiteStack(() => startBillingTestStack('billing', { people: ['olga', 'adam', 'mia', 'stranger'], slug: 'shop', env: { BILLING_TIMEOUT_MS: '300' } }));
   beforeAll(async () => {
-    s = await startBillingTestStack('billing', { people: ['olga', 'adam', 'mia', 'stranger'], slug: 'shop', env: { BILLING_TIMEOUT_MS: '300' } });
     await seatMember(s.t.app, s.workspaceId, 'adam', 'admin');
     await seatMember(s.t.app, s.workspaceId, 'mia', 'member');
   });
-  afterAll(() => s.close());
   afterEach(() => {
     s.fake.mode = 'up';
   });

@@ -1,20 +1,17 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { signPayload } from '@bursar/crypto';
+import { suiteStack } from '@bursar/testing';
 import { bearer } from '../control-fixtures';
-import { BILLING_WEBHOOK_SECRET, BillingTestStack, startBillingTestStack } from './billing-test-stack';
+import { BILLING_WEBHOOK_SECRET, startBillingTestStack } from './billing-test-stack';
 
 const unix = () => Math.floor(Date.now() / 1000);
 
 /** Sandbox allows 3 agents, 3 members and test agents only; paid plans lift that. Billing never gates authorization. */
 describe('plan entitlements', () => {
-  let s: BillingTestStack;
   let eventSeq = 0;
 
-  beforeAll(async () => {
-    s = await startBillingTestStack('entitlements', { people: ['olga', 'p1', 'p2', 'p3', 'p4'], slug: 'capped' });
-  });
-  afterAll(() => s.close());
+  const s = suiteStack(() => startBillingTestStack('entitlements', { people: ['olga', 'p1', 'p2', 'p3', 'p4'], slug: 'capped' }));
   afterEach(() => {
     s.fake.mode = 'up';
   });

@@ -2,7 +2,8 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { IdentifiedTestApp, startIdentifiedTestApp } from '../control-test-app';
+import { suiteStack } from '@bursar/testing';
+import { startIdentifiedTestApp } from '../control-test-app';
 import { bearer, createAgent, createWorkspace } from '../control-fixtures';
 
 interface BudgetBody {
@@ -14,18 +15,16 @@ interface BudgetBody {
 }
 
 describe('agent budgets', () => {
-  let s: IdentifiedTestApp;
   let key: string;
   let otherKey: string;
 
+  const s = suiteStack(() => startIdentifiedTestApp('budgets', ['owner']));
   beforeAll(async () => {
-    s = await startIdentifiedTestApp('budgets', ['owner']);
     const owner = await s.idp.token('owner');
     await createWorkspace(s.t.app, owner, { name: 'Budgets', slug: 'budgets' });
     key = (await createAgent(s.t.app, owner, 'budgets', { max_budget_cents: 1_000_000 })).api_key;
     otherKey = (await createAgent(s.t.app, owner, 'budgets')).api_key;
   });
-  afterAll(() => s.close());
 
   const http = () => request(s.t.app.getHttpServer());
   const open = (body: Record<string, unknown>, as = key) =>

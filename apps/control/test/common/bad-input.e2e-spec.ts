@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { IdentifiedTestApp, startIdentifiedTestApp } from '../control-test-app';
+import { suiteStack } from '@bursar/testing';
+import { startIdentifiedTestApp } from '../control-test-app';
 import { bearer, createAgent, createWorkspace } from '../control-fixtures';
 
 /** Bodies no route should take: each must get a 4xx envelope, never a 5xx, and write nothing. */
@@ -37,15 +38,14 @@ const BAD_QUERIES = [
 ];
 
 describe('bad input on the access routes', () => {
-  let s: IdentifiedTestApp;
   let owner: string;
   let key: string;
   let agentId: string;
   let ownerMembershipId: string;
   let budgetId: string;
 
+  const s = suiteStack(() => startIdentifiedTestApp('bad_input', ['owner']));
   beforeAll(async () => {
-    s = await startIdentifiedTestApp('bad_input', ['owner']);
     owner = await s.idp.token('owner');
     await createWorkspace(s.t.app, owner, { name: 'Junk', slug: 'junk' });
     ({ api_key: key, id: agentId } = await createAgent(s.t.app, owner, 'junk'));
@@ -54,7 +54,6 @@ describe('bad input on the access routes', () => {
     const budget = await request(s.t.app.getHttpServer()).post('/control/v1/agent/budgets').set(bearer(key)).send({ budget_cents: 1000 }).expect(201);
     budgetId = budget.body.data.id;
   });
-  afterAll(() => s.close());
 
   const send = (method: string, path: string, credential: string, body: string) => {
     const server = request(s.t.app.getHttpServer());

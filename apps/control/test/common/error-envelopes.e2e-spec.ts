@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { IdentifiedTestApp, startIdentifiedTestApp } from '../control-test-app';
+import { suiteStack } from '@bursar/testing';
+import { startIdentifiedTestApp } from '../control-test-app';
 import { bearer, createAgent, createWorkspace, seatMember } from '../control-fixtures';
 
 /**
@@ -23,21 +24,19 @@ function expectControlEnvelope(res: request.Response, status: number, code: stri
 }
 
 describe('every control failure carries message, code and hint', () => {
-  let s: IdentifiedTestApp;
   let owner: string;
   let member: string;
   let key: string;
   const http = () => request(s.t.app.getHttpServer());
 
+  const s = suiteStack(() => startIdentifiedTestApp('error-envelopes', ['owner', 'member']));
   beforeAll(async () => {
-    s = await startIdentifiedTestApp('error-envelopes', ['owner', 'member']);
     owner = await s.idp.token('owner');
     member = await s.idp.token('member');
     const workspace = await createWorkspace(s.t.app, owner, { name: 'Envelopes', slug: 'envelopes' });
     await seatMember(s.t.app, workspace.id, 'member', 'member');
     key = (await createAgent(s.t.app, owner, 'envelopes', { max_budget_cents: 1000 })).api_key;
   });
-  afterAll(() => s.close());
 
   it('names a missing field (400) and a wrong one (422) in the hint', async () => {
     const missing = expectControlEnvelope(await http().post('/control/v1/workspaces').set(bearer(owner)).send({ slug: 'x' }), 400, null);

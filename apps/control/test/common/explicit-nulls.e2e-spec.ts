@@ -1,15 +1,12 @@
 import request from 'supertest';
+import { suiteStack } from '@bursar/testing';
 import { bearer, createWorkspace } from '../control-fixtures';
-import { IdentifiedTestApp, startIdentifiedTestApp } from '../control-test-app';
+import { startIdentifiedTestApp } from '../control-test-app';
 
 /** Optional fields sent as an explicit null, found by `pnpm fuzz` (answered 500 before). */
 describe('explicit nulls in optional fields (control)', () => {
-  let s: IdentifiedTestApp;
 
-  beforeAll(async () => {
-    s = await startIdentifiedTestApp('explicit_nulls', ['owner']);
-  });
-  afterAll(() => s.close());
+  const s = suiteStack(() => startIdentifiedTestApp('explicit_nulls', ['owner']));
 
   it('creates an agent with scopes null as unrestricted', async () => {
     const token = await s.idp.token('owner');

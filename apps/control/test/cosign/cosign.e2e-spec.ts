@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createLocalJWKSet, createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { suiteStack } from '@bursar/testing';
 import { runControlAdmin } from '../../src/admin/control-admin';
 import { CosignService } from '../../src/cosign/cosign.service';
 import { CosignKeysService } from '../../src/cosign/cosign-keys.service';
@@ -26,12 +27,8 @@ async function startCosignStack(label: string, env: Record<string, string> = {})
 }
 
 describe('cosignatures', () => {
-  let s: CosignStack;
 
-  beforeAll(async () => {
-    s = await startCosignStack('cosign');
-  });
-  afterAll(() => s.close());
+  const s = suiteStack(() => startCosignStack('cosign'));
 
   const http = () => request(s.server);
   const authorize = async (amount = 1_000) => {
@@ -186,12 +183,8 @@ describe('cosigning key rotation', () => {
   // Short on purpose: replicas reload every second, executors may cache the JWKS for one, so a
   // rotated key may sign 3 s after the rotation (validated: longer than reload + cache lifetime).
   const timing = { COSIGN_KEY_RELOAD_MS: '1000', COSIGN_JWKS_MAX_AGE_SECONDS: '1', COSIGN_KEY_ACTIVATION_DELAY_MS: '3000' };
-  let s: CosignStack;
 
-  beforeAll(async () => {
-    s = await startCosignStack('cosign_rotation', timing);
-  });
-  afterAll(() => s.close());
+  const s = suiteStack(() => startCosignStack('cosign_rotation', timing));
 
   const authorize = async () => (await pay(s.t.app, s.agent, { amount_cents: 100, counterparty: 'acme' }).expect(201)).body.cosignature as string;
   const kidOf = (token: string) => decodeProtectedHeader(token).kid;
@@ -261,11 +254,7 @@ describe('cosigning key rotation', () => {
 });
 
 describe('cosignatures when cosigning is not configured', () => {
-  let s: DecisionStack;
-  beforeAll(async () => {
-    s = await startDecisionStack('cosign_off', { COSIGN_ISSUER: '' });
-  });
-  afterAll(() => s.close());
+  const s = suiteStack(() => startDecisionStack('cosign_off', { COSIGN_ISSUER: '' }));
 
   it('publishes an empty key set and leaves cosignature out of allowed decisions', async () => {
     expect((await request(s.t.app.getHttpServer()).get('/.well-known/jwks.json').expect(200)).body).toEqual({ keys: [] });

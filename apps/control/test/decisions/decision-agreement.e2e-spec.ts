@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { DataSource } from 'typeorm';
+import { suiteStack } from '@bursar/testing';
 import { COUNTED_STATES, countedStateSql } from '../../src/decisions/counted-intents';
 import type { Decision } from '../../src/decisions/decision';
 import { replayDecision } from '../../src/decisions/decision-engine';
@@ -8,7 +9,7 @@ import { Intent } from '../../src/decisions/intent.entity';
 import { actionTypeLikePatterns, actionTypeMatcher } from '../../src/policies/action-types';
 import { PolicyEngine } from '../../src/policies/policy-engine.service';
 import { PolicyVersionsService } from '../../src/policy-versions/policy-versions.service';
-import { act, agentWithPolicy, DecisionStack, startDecisionStack } from '../decision-fixtures';
+import { act, agentWithPolicy, startDecisionStack } from '../decision-fixtures';
 
 /**
  * Where a rule exists in TypeScript and in SQL, the two forms agree on real Postgres: the action-type
@@ -16,11 +17,7 @@ import { act, agentWithPolicy, DecisionStack, startDecisionStack } from '../deci
  * and the settlement the single-statement write records against `applySettlement`.
  */
 describe('decision agreement (TypeScript and SQL)', () => {
-  let s: DecisionStack;
-  beforeAll(async () => {
-    s = await startDecisionStack('decision_agreement');
-  });
-  afterAll(() => s.close());
+  const s = suiteStack(() => startDecisionStack('decision_agreement'));
   const db = () => s.t.app.get(DataSource);
 
   it('LIKE ANY over the patterns selects exactly the action types the matcher matches', async () => {

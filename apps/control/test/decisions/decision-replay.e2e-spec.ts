@@ -1,19 +1,18 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { suiteStack } from '@bursar/testing';
 import { bearer } from '../control-fixtures';
 import { act, agentWithPolicy, DecisionStack, pay, startDecisionStack, TestAgent } from '../decision-fixtures';
 
 describe('decision replay and policy versions', () => {
-  let s: DecisionStack;
   let other: DecisionStack['slug'];
   let otherOwner: string;
+  const s = suiteStack(() => startDecisionStack('decision_replay'));
   beforeAll(async () => {
-    s = await startDecisionStack('decision_replay');
     otherOwner = await s.idp.token('member');
     other = 'replay-elsewhere';
     await request(s.t.app.getHttpServer()).post('/control/v1/workspaces').set(bearer(otherOwner)).send({ name: other, slug: other }).expect(201);
   });
-  afterAll(() => s.close());
 
   const http = () => request(s.t.app.getHttpServer());
   const db = () => s.t.app.get(DataSource);

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import request from 'supertest';
+import { suiteStack } from '@bursar/testing';
 import { bearer } from '../control-fixtures';
-import { act, agentWithPolicy, DecisionStack, pay, startDecisionStack, TestAgent } from '../decision-fixtures';
+import { act, agentWithPolicy, pay, startDecisionStack, TestAgent } from '../decision-fixtures';
 
 /**
  * Every recorded decision replays to itself: generated policies, budgets and histories of
@@ -32,11 +33,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 const REPLAYED = ['outcome', 'rule', 'remedy', 'headroom', 'policy_version', 'frame_hash'] as const;
 
 describe('decision replay (property)', () => {
-  let s: DecisionStack;
-  beforeAll(async () => {
-    s = await startDecisionStack('replay_property');
-  });
-  afterAll(() => s.close());
+  const s = suiteStack(() => startDecisionStack('replay_property'));
 
   const http = () => request(s.t.app.getHttpServer());
   const ws = (path: string) => `/control/v1/workspaces/${s.slug}${path}`;

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
+import { suiteStack } from '@bursar/testing';
 import { bearer } from '../control-fixtures';
-import { act, agentWithPolicy, DecisionStack, simulate, startDecisionStack } from '../decision-fixtures';
+import { act, agentWithPolicy, simulate, startDecisionStack } from '../decision-fixtures';
 
 type Case = [string, Record<string, unknown>, Record<string, unknown>, Record<string, unknown>];
 
@@ -10,11 +11,7 @@ const cond = (field: string, operator: string, value?: unknown) => ({
 });
 
 describe('policy evaluation', () => {
-  let s: DecisionStack;
-  beforeAll(async () => {
-    s = await startDecisionStack('evaluation');
-  });
-  afterAll(() => s.close());
+  const s = suiteStack(() => startDecisionStack('evaluation'));
 
   const decideWith = async (policy: Record<string, unknown> | null, action: Record<string, unknown>, agentFields: Record<string, unknown> = {}) => {
     const agent = await agentWithPolicy(s, policy, 100_000, agentFields);

@@ -5,11 +5,12 @@ import path from 'node:path';
 import { decodeJwt } from 'jose';
 import request from 'supertest';
 import { canonicalJson } from '@bursar/crypto';
+import { suiteStack } from '@bursar/testing';
 import { frameHash, EvaluatedAction } from '../../src/decisions/decision';
 import { policyVersion } from '../../src/policies/policy-snapshot';
 import type { PolicySnapshot } from '../../src/policies/policy-compiler';
 import { bearer } from '../control-fixtures';
-import { act, agentWithPolicy, DecisionStack, pay, startDecisionStack } from '../decision-fixtures';
+import { act, agentWithPolicy, pay, startDecisionStack } from '../decision-fixtures';
 
 /** docs/receipts.md is what executors follow: its vectors must hold and its recipe must match live receipts. */
 const doc = readFileSync(path.join(__dirname, '../../../../docs/receipts.md'), 'utf8');
@@ -32,11 +33,7 @@ describe('receipts (docs/receipts.md)', () => {
   });
 
   describe('against live decisions', () => {
-    let s: DecisionStack;
-    beforeAll(async () => {
-      s = await startDecisionStack('receipts');
-    });
-    afterAll(() => s.close());
+    const s = suiteStack(() => startDecisionStack('receipts'));
 
     it('an executor recomputes frame_hash and policy_version of a payment and an action from what it sent and received', async () => {
       const agent = await agentWithPolicy(s, { per_transaction_cap_cents: 5_000 }, 10_000);

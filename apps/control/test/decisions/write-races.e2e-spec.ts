@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { DataSource, QueryRunner } from 'typeorm';
-import { IdentifiedTestApp, startIdentifiedTestApp } from '../control-test-app';
+import { suiteStack } from '@bursar/testing';
+import { startIdentifiedTestApp } from '../control-test-app';
 import { bearer, createAgent, createWorkspace } from '../control-fixtures';
 
 interface Answer {
@@ -10,19 +11,17 @@ interface Answer {
 }
 
 describe('control writes under races', () => {
-  let s: IdentifiedTestApp;
   let key: string;
   let base: string;
 
+  const s = suiteStack(() => startIdentifiedTestApp('write_races', ['owner']), 60_000);
   beforeAll(async () => {
-    s = await startIdentifiedTestApp('write_races', ['owner']);
     const owner = await s.idp.token('owner');
     await createWorkspace(s.t.app, owner, { name: 'Races', slug: 'races' });
     key = (await createAgent(s.t.app, owner, 'races')).api_key;
     const server: Server = await s.t.app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/control/v1`;
   }, 60_000);
-  afterAll(() => s.close());
 
   const post = async (path: string, body: unknown): Promise<Answer> => {
     const res = await fetch(`${base}${path}`, {

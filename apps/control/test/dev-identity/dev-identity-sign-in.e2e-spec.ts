@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import request from 'supertest';
+import { suiteStack } from '@bursar/testing';
 import { CONSOLE_CLIENT_ID } from '../../src/dev-identity/dev-identity-provider';
 import type { ControlTestApp } from '../control-test-app';
-import { DEV_IDENTITY_AUDIENCE, DEV_IDENTITY_SECRET, DevIdentityStack, startDevIdentityStack } from './dev-identity-stack';
+import { DEV_IDENTITY_AUDIENCE, DEV_IDENTITY_SECRET, startDevIdentityStack } from './dev-identity-stack';
 import { bearer } from '../control-fixtures';
 
 const CONSOLE = 'http://localhost:3003/';
@@ -50,15 +51,13 @@ class Browser {
 
 /** The development provider's sign-in for the console: authorization code + PKCE through its form. */
 describe('development identity provider: console sign-in', () => {
-  let stack: DevIdentityStack;
   let issuer: string;
   let t: ControlTestApp;
 
+  const stack = suiteStack(() => startDevIdentityStack('dev_identity_sign_in', { consoleRedirectUris: [CONSOLE] }));
   beforeAll(async () => {
-    stack = await startDevIdentityStack('dev_identity_sign_in', { consoleRedirectUris: [CONSOLE] });
     ({ issuer, t } = stack);
   });
-  afterAll(() => stack.close());
 
   const authorize = (browser: Browser, overrides: Record<string, string | null> = {}) => {
     const verifier = randomBytes(32).toString('base64url');

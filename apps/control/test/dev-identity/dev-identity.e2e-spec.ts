@@ -1,21 +1,20 @@
 import request from 'supertest';
+import { suiteStack } from '@bursar/testing';
 import { tokenCommand } from '../../src/dev-identity/dev-identity-token';
 import type { ControlTestApp } from '../control-test-app';
-import { DEV_IDENTITY_SECRET, DevIdentityStack, startDevIdentityStack } from './dev-identity-stack';
+import { DEV_IDENTITY_SECRET, startDevIdentityStack } from './dev-identity-stack';
 import { bearer } from '../control-fixtures';
 
 
 /** The development provider `pnpm start` runs, driven the way its printed instructions say. */
 describe('development identity provider', () => {
-  let stack: DevIdentityStack;
   let issuer: string;
   let t: ControlTestApp;
 
+  const stack = suiteStack(() => startDevIdentityStack('dev_identity'));
   beforeAll(async () => {
-    stack = await startDevIdentityStack('dev_identity');
     ({ issuer, t } = stack);
   });
-  afterAll(() => stack.close());
 
   const token = (person: string, secret = DEV_IDENTITY_SECRET) =>
     fetch(`${issuer}/token`, {

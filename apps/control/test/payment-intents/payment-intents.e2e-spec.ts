@@ -1,14 +1,11 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { suiteStack } from '@bursar/testing';
 import { bearer } from '../control-fixtures';
-import { agentWithPolicy, DecisionStack, pay, readBudget, startDecisionStack, TestAgent } from '../decision-fixtures';
+import { agentWithPolicy, pay, readBudget, startDecisionStack, TestAgent } from '../decision-fixtures';
 
 describe('payment intents', () => {
-  let s: DecisionStack;
-  beforeAll(async () => {
-    s = await startDecisionStack('payments');
-  });
-  afterAll(() => s.close());
+  const s = suiteStack(() => startDecisionStack('payments'));
   const http = () => request(s.t.app.getHttpServer());
   const db = () => s.t.app.get(DataSource);
   const mint = async (agent: TestAgent, body: Record<string, unknown>) =>

@@ -1,14 +1,10 @@
 import request from 'supertest';
-import { openApi31Problems } from '@bursar/testing';
+import { openApi31Problems, suiteStack } from '@bursar/testing';
 import { CONTROL_OPENAPI_PATH } from '../../src/control.openapi';
-import { ControlTestApp, startControlTestApp } from '../control-test-app';
+import { startControlTestApp } from '../control-test-app';
 
 describe('the control OpenAPI document', () => {
-  let t: ControlTestApp;
-  beforeAll(async () => {
-    t = await startControlTestApp('openapi_31');
-  });
-  afterAll(() => t.close());
+  const t = suiteStack(() => startControlTestApp('openapi_31'));
 
   it('is valid OpenAPI 3.1: official schema, resolvable refs, strict JSON Schema 2020-12, no nullable', async () => {
     const document = (await request(t.app.getHttpServer()).get(CONTROL_OPENAPI_PATH).expect(200)).body;

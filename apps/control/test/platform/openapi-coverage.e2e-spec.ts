@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { ControlTestApp, startControlTestApp } from '../control-test-app';
+import { suiteStack } from '@bursar/testing';
+import { startControlTestApp } from '../control-test-app';
 
 interface Operation {
   parameters?: { name: string; in: string }[];
@@ -81,15 +82,13 @@ const SUCCESSES: Record<string, string[]> = {
 };
 
 describe('the OpenAPI document', () => {
-  let t: ControlTestApp;
   let paths: Record<string, Record<string, Operation>>;
   let schemas: Record<string, { properties?: Record<string, { type?: string }> }>;
 
+  const t = suiteStack(() => startControlTestApp('openapi'));
   beforeAll(async () => {
-    t = await startControlTestApp('openapi');
     ({ paths, components: { schemas } } = (await request(t.app.getHttpServer()).get('/control/v1/openapi.json').expect(200)).body);
   });
-  afterAll(() => t.close());
 
   it.each(ROUTES)('describes the answer of %s %s, and its paging when a list', (method, path) => {
     const operation = paths[path]?.[method];

@@ -1,13 +1,10 @@
 import request from 'supertest';
-import { ControlTestApp, startControlTestApp } from '../control-test-app';
+import { suiteStack } from '@bursar/testing';
+import { startControlTestApp } from '../control-test-app';
 
 describe('control platform endpoints', () => {
-  let t: ControlTestApp;
 
-  beforeAll(async () => {
-    t = await startControlTestApp('platform');
-  });
-  afterAll(() => t.close());
+  const t = suiteStack(() => startControlTestApp('platform'));
 
   it('answers /healthz and /readyz', async () => {
     const server = t.app.getHttpServer();

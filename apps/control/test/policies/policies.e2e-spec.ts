@@ -1,17 +1,11 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { bearer, createAgent, seatMember } from '../control-fixtures';
-import { agentWithPolicy, DecisionStack, simulate, startDecisionStack } from '../decision-fixtures';
+import { suiteStack } from '@bursar/testing';
+import { bearer, createAgent } from '../control-fixtures';
+import { agentWithPolicy, simulate, startStackWithMember } from '../decision-fixtures';
 
 describe('policies, policy modules and previews', () => {
-  let s: DecisionStack;
-  let member: string;
-  beforeAll(async () => {
-    s = await startDecisionStack('policies');
-    await seatMember(s.t.app, s.workspaceId, 'member', 'member');
-    member = await s.idp.token('member');
-  });
-  afterAll(() => s.close());
+  const s = suiteStack(() => startStackWithMember('policies'));
   const http = () => request(s.t.app.getHttpServer());
   const ws = (path: string) => `/control/v1/workspaces/${s.slug}${path}`;
   const post = (path: string, body: object, token = s.owner) => http().post(ws(path)).set(bearer(token)).send(body);
@@ -34,10 +28,10 @@ describe('policies, policy modules and previews', () => {
     const created = (await post('/policies', { agent_id: agent.id, per_transaction_cap_cents: 100, rules: [{ kind: 'cost_cap', max_cents: 5 }] }).expect(201)).body.data;
     expect(created).toMatchObject({ mode: 'blocklist', status: 'active', version: 1, imports: [], counterparty_allowlist: [] });
     expect(created.rules[0]).toEqual({ id: expect.any(String), kind: 'cost_cap', rule_name: 'cost_cap', action_types: [], max_cents: 5 });
-    expect((await http().get(ws(`/policies/${created.id}`)).set(bearer(member)).expect(200)).body.data).toEqual(created);
-    const list = (await http().get(ws(`/policies?agent_id=${agent.id}`)).set(bearer(member)).expect(200)).body;
+    expect((await http().get(ws(`/policies/${created.id}`)).set(bearer(s.member)).expect(200)).body.data).toEqual(created);
+    const list = (await http().get(ws(`/policies?agent_id=${agent.id}`)).set(bearer(s.member)).expect(200)).body;
     expect(list).toMatchObject({ data: [{ id: created.id }], has_more: false, next_cursor: null });
-    const paged = (await http().get(ws(`/policies?agent_id=${agent.id}&limit=1`)).set(bearer(member)).expect(200)).body;
+    const paged = (await http().get(ws(`/policies?agent_id=${agent.id}&limit=1`)).set(bearer(s.member)).expect(200)).body;
     expect(paged).toMatchObject({ data: [{ id: created.id }], has_more: true, next_cursor: created.id });
     const updated = (await http().patch(ws(`/policies/${created.id}`)).set(bearer(s.owner)).send({ per_transaction_cap_cents: 200 }).expect(200)).body.data;
     expect(updated).toMatchObject({ version: 2, per_transaction_cap_cents: 200, rules: created.rules });
@@ -71,13 +65,13 @@ describe('policies, policy modules and previews', () => {
     expect(res.body.error.param).toMatch(param);
   });
 
-  it('refuses a body without agent_id (422), a bad field type (422), an unknown agent (404) and a member (403 insufficient_role)', async () => {
+  it('refuses a body without agent_id (422), a bad field type (422), an unknown agent (404) and a s.member (403 insufficient_role)', async () => {
     await post('/policies', {}).expect(422);
     await post('/policies', { agent_id: '00000000-0000-4000-8000-000000000000', per_transaction_cap_cents: 'x' }).expect(422);
     await post('/policies', { agent_id: '00000000-0000-4000-8000-000000000000' }).expect(404);
-    const res = await post('/policies', { agent_id: '00000000-0000-4000-8000-000000000000' }, member).expect(403);
+    const res = await post('/policies', { agent_id: '00000000-0000-4000-8000-000000000000' }, s.member).expect(403);
     expect(res.body.error.code).toBe('insufficient_role');
-    expect((await post('/policy_modules', { name: 'nope' }, member).expect(403)).body.error.code).toBe('insufficient_role');
+    expect((await post('/policy_modules', { name: 'nope' }, s.member).expect(403)).body.error.code).toBe('insufficient_role');
   });
 
   it('manages policy modules by name; importing policies evaluate module rules first; delete refused while imported', async () => {
@@ -87,8 +81,8 @@ describe('policies, policy modules and previews', () => {
     await post('/policy_modules', { name: 'Bad Name' }).expect(422);
     await post('/policy_modules', { name: 'nested', imports: ['no-gambling'] }).expect(422);
     await post('/policy_modules', { name: 'broken', rules: [{ kind: 'cost_cap' }] }).expect(422);
-    expect((await http().get(ws('/policy_modules/no-gambling')).set(bearer(member)).expect(200)).body.data).toEqual(created);
-    await http().get(ws('/policy_modules/absent')).set(bearer(member)).expect(404);
+    expect((await http().get(ws('/policy_modules/no-gambling')).set(bearer(s.member)).expect(200)).body.data).toEqual(created);
+    await http().get(ws('/policy_modules/absent')).set(bearer(s.member)).expect(404);
     const agent = await agentWithPolicy(s, { imports: ['no-gambling'], rules: [{ kind: 'cost_cap', max_cents: 1, rule_name: 'own_cap' }] });
     const first = (await simulate(s.t.app, agent, { action_type: 'payment.create', resource: 'casino.com', cost_cents: 5 }).expect(200)).body.data;
     expect(first.rule).toBe('module_allowlist');
@@ -107,17 +101,17 @@ describe('policies, policy modules and previews', () => {
 
   it('lists modules by name ascending, paging with starting_after=<name>', async () => {
     for (const name of ['mod-c', 'mod-a', 'mod-b']) await post('/policy_modules', { name }).expect(201);
-    const first = (await http().get(ws('/policy_modules?limit=2')).set(bearer(member)).expect(200)).body;
+    const first = (await http().get(ws('/policy_modules?limit=2')).set(bearer(s.member)).expect(200)).body;
     expect(first.data.map((m: { name: string }) => m.name)).toEqual(['mod-a', 'mod-b']);
     expect(first).toMatchObject({ has_more: true, next_cursor: 'mod-b' });
-    const next = (await http().get(ws('/policy_modules?limit=2&starting_after=mod-b')).set(bearer(member)).expect(200)).body;
+    const next = (await http().get(ws('/policy_modules?limit=2&starting_after=mod-b')).set(bearer(s.member)).expect(200)).body;
     expect(next.data.map((m: { name: string }) => m.name)).toEqual(['mod-c']);
   });
 
   it('previews a draft without saving anything', async () => {
     const agent = await agentWithPolicy(s, null);
     const before = await s.t.app.get(DataSource).query(`SELECT COUNT(*)::int AS n FROM audit_events`);
-    const res = await post('/policy_previews', { agent_id: agent.id, action_type: 'payment.create', cost_cents: 20_000, policy: { per_transaction_cap_cents: 30_000, approval_threshold_cents: 10_000 } }, member).expect(200);
+    const res = await post('/policy_previews', { agent_id: agent.id, action_type: 'payment.create', cost_cents: 20_000, policy: { per_transaction_cap_cents: 30_000, approval_threshold_cents: 10_000 } }, s.member).expect(200);
     expect(res.body.data).toMatchObject({ outcome: 'requires_approval', rule: 'approval_threshold', headroom: { per_action_cap_cents: 30_000, session_remaining_cents: 100_000 } });
     const over = await post('/policy_previews', { agent_id: agent.id, action_type: 'x', cost_cents: 200, session_budget_cents: 100, policy: {} }).expect(200);
     expect(over.body.data.rule).toBe('session_budget');

@@ -1,6 +1,7 @@
 import request from 'supertest';
+import { suiteStack } from '@bursar/testing';
 import { bearer, createAgent } from '../control-fixtures';
-import { act, agentWithPolicy, DecisionStack, startDecisionStack, TestAgent } from '../decision-fixtures';
+import { act, agentWithPolicy, startDecisionStack, TestAgent } from '../decision-fixtures';
 
 /** The policy in force while the history is recorded: caps, a hold threshold and a (roomy) velocity window. */
 const LIVE = { per_transaction_cap_cents: 5000, approval_threshold_cents: 4000, velocity_cap_cents: 1_000_000, velocity_window_seconds: 3600 };
@@ -55,7 +56,6 @@ const typed = (d: Draft) => ({
 });
 
 describe('policy backtests', () => {
-  let s: DecisionStack;
   let agent: TestAgent;
   let history: Recorded[];
   let from: string;
@@ -79,8 +79,8 @@ describe('policy backtests', () => {
     }
   }
 
+  const s = suiteStack(() => startDecisionStack('policy_backtests'));
   beforeAll(async () => {
-    s = await startDecisionStack('policy_backtests');
     from = new Date(Date.now() - 1000).toISOString();
     agent = await agentWithPolicy(s, LIVE, 1_000_000);
     // Another agent's traffic in the same window: a backtest of `agent` never reads it.
@@ -93,7 +93,6 @@ describe('policy backtests', () => {
     }
     to = new Date(Date.now() + 1000).toISOString();
   });
-  afterAll(() => s.close());
 
   it('records a history with every outcome (the fixture the rest relies on)', () => {
     expect(history.every((h) => typeof h.id === 'string')).toBe(true);

@@ -1,28 +1,22 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { suiteStack } from '@bursar/testing';
 import { SpendTokenExpiryService } from '../../src/spend-tokens/spend-token-expiry.service';
 import { SpendTokensRepository } from '../../src/spend-tokens/spend-tokens.repository';
-import { IdentifiedTestApp, startIdentifiedTestApp } from '../control-test-app';
-import { bearer, createAgent, createWorkspace, seatMember } from '../control-fixtures';
+import { startWorkspaceStack } from '../control-test-app';
+import { bearer, createAgent } from '../control-fixtures';
 
 describe('spend tokens', () => {
-  let s: IdentifiedTestApp;
-  let owner: string;
-  let viewer: string;
   let key: string;
   let otherKey: string;
   let budgetId: string;
 
+  const s = suiteStack(() => startWorkspaceStack('spend_tokens', { name: 'Tokens', slug: 'tokens' }, { owner: 'owner', viewer: 'member' }));
   beforeAll(async () => {
-    s = await startIdentifiedTestApp('spend_tokens', ['owner', 'viewer']);
-    [owner, viewer] = await Promise.all([s.idp.token('owner'), s.idp.token('viewer')]);
-    const ws = await createWorkspace(s.t.app, owner, { name: 'Tokens', slug: 'tokens' });
-    await seatMember(s.t.app, ws.id, 'viewer', 'member');
-    key = (await createAgent(s.t.app, owner, 'tokens')).api_key;
-    otherKey = (await createAgent(s.t.app, owner, 'tokens', { name: 'other' })).api_key;
+    key = (await createAgent(s.t.app, s.tokens.owner, 'tokens')).api_key;
+    otherKey = (await createAgent(s.t.app, s.tokens.owner, 'tokens', { name: 'other' })).api_key;
     budgetId = (await http().post('/control/v1/agent/budgets').set(bearer(key)).send({ budget_cents: 10_000 }).expect(201)).body.data.id;
   });
-  afterAll(() => s.close());
 
   const http = () => request(s.t.app.getHttpServer());
   const mint = (body: Record<string, unknown>, as = key) => http().post('/control/v1/agent/spend_tokens').set(bearer(as)).send(body);
@@ -94,7 +88,7 @@ describe('spend tokens', () => {
     await db.query(`UPDATE spend_tokens SET status = 'consumed', consumed_at = now() WHERE id = $1`, [spent]);
     await http().post(`/control/v1/agent/budgets/${budget}/close`).set(bearer(key)).expect(200);
 
-    const status = async (id: string) => (await http().get(`/control/v1/workspaces/tokens/spend_tokens/${id}`).set(bearer(viewer)).expect(200)).body.data.status;
+    const status = async (id: string) => (await http().get(`/control/v1/workspaces/tokens/spend_tokens/${id}`).set(bearer(s.tokens.viewer)).expect(200)).body.data.status;
     expect([await status(unused), await status(expired), await status(spent)]).toEqual(['void', 'expired', 'consumed']);
     const events = await db.query(`SELECT subject_id, snapshot->>'status' AS status FROM audit_events WHERE action = 'spend_token.voided'`);
     expect(events).toEqual([{ subject_id: unused, status: 'void' }]);
@@ -105,7 +99,7 @@ describe('spend tokens', () => {
     const mine = (await mint({ budget_id: budgetId, amount_ceiling_cents: 10 }).expect(201)).body.data.id;
     await http().get(`/control/v1/agent/spend_tokens/${mine}`).set(bearer(otherKey)).expect(404);
     expect((await http().post('/control/v1/agent/spend_tokens').send({}).expect(401)).body.error.code).toBe('runtime_key_required');
-    await http().post('/control/v1/agent/spend_tokens').set(bearer(owner)).send({}).expect(401);
+    await http().post('/control/v1/agent/spend_tokens').set(bearer(s.tokens.owner)).send({}).expect(401);
   });
 
   it('lets any member read tokens by budget, newest first, in pages', async () => {
@@ -113,15 +107,15 @@ describe('spend tokens', () => {
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.unshift((await mint({ budget_id: other, amount_ceiling_cents: 5 + i }).expect(201)).body.data.id);
     const base = `/control/v1/workspaces/tokens/spend_tokens?budget_id=${other}`;
-    const first = (await http().get(`${base}&limit=2`).set(bearer(viewer)).expect(200)).body;
+    const first = (await http().get(`${base}&limit=2`).set(bearer(s.tokens.viewer)).expect(200)).body;
     expect(first.data.map((x: { id: string }) => x.id)).toEqual(ids.slice(0, 2));
     expect(first).toMatchObject({ has_more: true, next_cursor: ids[1] });
-    const second = (await http().get(`${base}&limit=2&starting_after=${first.next_cursor}`).set(bearer(viewer)).expect(200)).body;
+    const second = (await http().get(`${base}&limit=2&starting_after=${first.next_cursor}`).set(bearer(s.tokens.viewer)).expect(200)).body;
     expect(second).toEqual({ data: [expect.objectContaining({ id: ids[2] })], has_more: false, next_cursor: null });
-    const one = await http().get(`/control/v1/workspaces/tokens/spend_tokens/${ids[0]}`).set(bearer(viewer)).expect(200);
+    const one = await http().get(`/control/v1/workspaces/tokens/spend_tokens/${ids[0]}`).set(bearer(s.tokens.viewer)).expect(200);
     expect(one.body.data).toMatchObject({ id: ids[0], budget_id: other, status: 'issued' });
-    await http().get(`/control/v1/workspaces/tokens/spend_tokens/${budgetId}`).set(bearer(viewer)).expect(404);
-    await http().get(`/control/v1/workspaces/tokens/spend_tokens?budget_id=x`).set(bearer(viewer)).expect(400);
+    await http().get(`/control/v1/workspaces/tokens/spend_tokens/${budgetId}`).set(bearer(s.tokens.viewer)).expect(404);
+    await http().get(`/control/v1/workspaces/tokens/spend_tokens?budget_id=x`).set(bearer(s.tokens.viewer)).expect(400);
   });
 
   it('reads an issued token past its expiry as expired', async () => {

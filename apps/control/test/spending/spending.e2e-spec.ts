@@ -2,7 +2,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { holdTransaction } from '@bursar/testing';
 import { INSERT_COLUMNS } from '../../src/decisions/intents.repository';
-import { SpendingFoldingService } from '../../src/spending/spending-folding.service';
+import { SpendingRepository } from '../../src/spending/spending.repository';
 import { bearer, seatMember } from '../control-fixtures';
 import { act, agentWithPolicy, DecisionStack, pay, startDecisionStack } from '../decision-fixtures';
 
@@ -26,7 +26,7 @@ describe('GET /control/v1/workspaces/:slug/spending', () => {
   afterAll(() => s.close());
 
   const db = () => s.t.app.get(DataSource);
-  const fold = () => s.t.app.get(SpendingFoldingService).fold();
+  const fold = () => s.t.app.get(SpendingRepository).fold();
   /** Empties the rollups, as if never folded. */
   const unfold = async () => {
     await db().query(`DELETE FROM decision_rollups`);

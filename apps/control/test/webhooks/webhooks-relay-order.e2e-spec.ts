@@ -1,9 +1,9 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { expectBurstFannedOutOnce, expectLateCommitDelivered, RelayProbe, webhookTestEnv } from '@bursar/testing';
+import { expectBurstFannedOutOnce, expectLateCommitDelivered, RelayProbe, suiteStack, webhookTestEnv } from '@bursar/testing';
 import { WebhookEventsService } from '../../src/webhooks/webhook-events.service';
 import { bearer, createWorkspace } from '../control-fixtures';
-import { IdentifiedTestApp, startIdentifiedTestApp } from '../control-test-app';
+import { startIdentifiedTestApp } from '../control-test-app';
 
 /**
  * Control's outbox relay when commits land out of order: an event whose transaction drew an
@@ -11,12 +11,11 @@ import { IdentifiedTestApp, startIdentifiedTestApp } from '../control-test-app';
  * events reach clients only through this relay.)
  */
 describe('Control webhook relay with late commits', () => {
-  let s: IdentifiedTestApp;
   let db: DataSource;
   let workspaceId: string;
 
+  const s = suiteStack(() => startIdentifiedTestApp('relay_order', ['owner'], { ...webhookTestEnv('control-relay-order') }), 30_000);
   beforeAll(async () => {
-    s = await startIdentifiedTestApp('relay_order', ['owner'], { ...webhookTestEnv('control-relay-order') });
     db = s.t.app.get(DataSource);
     const owner = await s.idp.token('owner');
     workspaceId = (await createWorkspace(s.t.app, owner, { name: 'Relay', slug: 'relay' })).id;
@@ -26,7 +25,6 @@ describe('Control webhook relay with late commits', () => {
       .send({ url: 'http://127.0.0.1:9/hook' })
       .expect(201);
   }, 30_000);
-  afterAll(() => s.close());
 
   const probe = (): RelayProbe => ({
     db,

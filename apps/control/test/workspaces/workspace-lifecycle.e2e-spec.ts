@@ -1,18 +1,18 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { IdentifiedTestApp, startIdentifiedTestApp } from '../control-test-app';
+import { suiteStack } from '@bursar/testing';
+import { startIdentifiedTestApp } from '../control-test-app';
 import { bearer, createAgent, createWorkspace, seatMember } from '../control-fixtures';
 
 describe('workspace export, delete, budgets and agent use', () => {
-  let s: IdentifiedTestApp;
   let owner: string;
   let admin: string;
   let workspaceId: string;
   let agent: { id: string; api_key: string };
   let budgetId: string;
 
+  const s = suiteStack(() => startIdentifiedTestApp('lifecycle', ['owner', 'admin']));
   beforeAll(async () => {
-    s = await startIdentifiedTestApp('lifecycle', ['owner', 'admin']);
     [owner, admin] = await Promise.all([s.idp.token('owner'), s.idp.token('admin')]);
     workspaceId = (await createWorkspace(s.t.app, owner, { name: 'Doomed', slug: 'doomed' })).id;
     await seatMember(s.t.app, workspaceId, 'admin', 'admin');
@@ -20,7 +20,6 @@ describe('workspace export, delete, budgets and agent use', () => {
     budgetId = (await http().post('/control/v1/agent/budgets').set(bearer(agent.api_key)).send({ budget_cents: 900 }).expect(201)).body.data.id;
     await http().post('/control/v1/agent/spend_tokens').set(bearer(agent.api_key)).send({ budget_id: budgetId, amount_ceiling_cents: 5 }).expect(201);
   });
-  afterAll(() => s.close());
 
   const http = () => request(s.t.app.getHttpServer());
 

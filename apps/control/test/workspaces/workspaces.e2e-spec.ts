@@ -1,18 +1,17 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { IdentifiedTestApp, startIdentifiedTestApp } from '../control-test-app';
+import { suiteStack } from '@bursar/testing';
+import { startIdentifiedTestApp } from '../control-test-app';
 import { bearer, createWorkspace, seatMember } from '../control-fixtures';
 
 describe('workspaces', () => {
-  let s: IdentifiedTestApp;
   let alice: string;
   let bob: string;
 
+  const s = suiteStack(() => startIdentifiedTestApp('workspaces', ['alice', 'bob']));
   beforeAll(async () => {
-    s = await startIdentifiedTestApp('workspaces', ['alice', 'bob']);
     [alice, bob] = await Promise.all([s.idp.token('alice'), s.idp.token('bob')]);
   });
-  afterAll(() => s.close());
 
   const http = () => request(s.t.app.getHttpServer());
 

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional, ApiPropertyOptions, DECORATORS } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { getMetadataStorage, IS_OBJECT, IsIn, IsObject, IsOptional, IsString, Length, ValidateNested, ValidationTypes } from 'class-validator';
+import { getMetadataStorage, IS_OBJECT, IsIn, IsObject, IsOptional, IsString, IsUUID, Length, ValidateNested, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 
 /*
@@ -36,6 +36,11 @@ export function OptionalIn(values: readonly string[], doc: ApiPropertyOptions = 
 /** An optional string of `min` to `max` characters. */
 export function OptionalText(min: number, max: number, doc: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(ApiPropertyOptional(doc), IsOptional(), IsString(), Length(min, max));
+}
+
+/** An optional uuid, documented as one. */
+export function OptionalUuid(doc: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(ApiPropertyOptional({ format: 'uuid', ...doc } as ApiPropertyOptions), IsOptional(), IsUUID());
 }
 
 interface PropertyDoc {

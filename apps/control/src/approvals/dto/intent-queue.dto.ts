@@ -1,21 +1,17 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUUID, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Min } from 'class-validator';
 import { ListQueryDto } from '../../common/pagination';
-import { OptionalIn } from '@bursar/service-kit';
+import { OptionalIn, OptionalUuid } from '@bursar/service-kit';
 
 export const INTENT_STATES = ['pending', 'held', 'requires_approval', 'completed', 'executed', 'failed', 'denied'] as const;
 
 /** Queue filters of the reference; lenient where it is lenient (unknown sort, direction, held_before). */
 export class IntentQueueDto extends ListQueryDto {
-  @ApiPropertyOptional({ format: 'uuid', description: 'Any other form answers 400' })
-  @IsOptional()
-  @IsUUID()
+  @OptionalUuid({ description: 'Any other form answers 400' })
   agent_id?: string;
 
-  @ApiPropertyOptional({ format: 'uuid', description: 'Any other form answers 400' })
-  @IsOptional()
-  @IsUUID()
+  @OptionalUuid({ description: 'Any other form answers 400' })
   budget_id?: string;
 
   @OptionalIn(INTENT_STATES, { description: 'requires_approval is accepted as the name of held' })
@@ -26,9 +22,7 @@ export class IntentQueueDto extends ListQueryDto {
   @IsString()
   action_type?: string;
 
-  @ApiPropertyOptional({ enum: ['live', 'test'], description: 'Any other value answers 400' })
-  @IsOptional()
-  @IsIn(['live', 'test'])
+  @OptionalIn(['live', 'test'], { description: 'Any other value answers 400' })
   agent_mode?: 'live' | 'test';
 
   @ApiPropertyOptional({ enum: ['amount', 'age'], default: 'age', description: 'Unknown values sort by age' })

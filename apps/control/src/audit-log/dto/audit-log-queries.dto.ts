@@ -1,7 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { OptionalText } from '@bursar/service-kit';
+import { PageLimit } from '../../common/pagination';
 
 const MAX_SIZE = Number.MAX_SAFE_INTEGER;
 
@@ -21,33 +23,19 @@ export class ListLogEntriesDto {
   @Size(0, 'Index of the last entry seen (exclusive); the log starts at index 0 when absent', true)
   after?: number;
 
-  @ApiPropertyOptional({ description: 'Page size; clamped to 1..200', default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
+  @PageLimit()
   limit?: number;
 
-  @ApiPropertyOptional({ description: "Only the entries of this resource (an audit event's subject_id)" })
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
+  @OptionalText(1, 200, { description: "Only the entries of this resource (an audit event's subject_id)" })
   resource_id?: string;
 }
 
 /** Checkpoints newest first. */
 export class ListLogCheckpointsDto {
-  @ApiPropertyOptional({ description: 'Page size; clamped to 1..200', default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
+  @PageLimit()
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'next_cursor of the previous page: checkpoints of smaller tree sizes follow' })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(MAX_SIZE)
+  @Size(0, 'next_cursor of the previous page: checkpoints of smaller tree sizes follow', true)
   cursor?: number;
 }
 

@@ -1,10 +1,7 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsUUID } from 'class-validator';
+import { OptionalUuid } from '@bursar/service-kit';
 import { ListQueryDto } from '../../common/pagination';
 
 export class ListBudgetsDto extends ListQueryDto {
-  @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
-  @IsUUID()
+  @OptionalUuid()
   agent_id?: string;
 }

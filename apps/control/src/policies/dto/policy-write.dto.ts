@@ -1,17 +1,15 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { ListQueryDto } from '../../common/pagination';
-import { Nullable } from '@bursar/service-kit';
+import { Nullable, OptionalIn, OptionalUuid } from '@bursar/service-kit';
 
 /** An amount in cents that may be null (the shorthand is then off). */
 const NullableCents = (description?: string) => applyDecorators(Nullable({ type: 'integer', description }), IsInt(), Min(0), Max(Number.MAX_SAFE_INTEGER));
 
 /** The policy body a preview evaluates and a write stores: typed shorthand plus rules and imports. */
 export class PolicyDraftDto {
-  @ApiPropertyOptional({ enum: ['blocklist', 'allowlist'], default: 'blocklist', description: 'allowlist: some allow rule must match (else not_allowlisted)' })
-  @IsOptional()
-  @IsIn(['blocklist', 'allowlist'])
+  @OptionalIn(['blocklist', 'allowlist'], { default: 'blocklist', description: 'allowlist: some allow rule must match (else not_allowlisted)' })
   mode?: 'blocklist' | 'allowlist';
 
   @NullableCents('Reports as per_transaction_cap')
@@ -54,20 +52,14 @@ export class PolicyDraftDto {
 }
 
 export class PolicyWriteDto extends PolicyDraftDto {
-  @ApiPropertyOptional({ description: 'Required on create; a policy never moves to another agent' })
-  @IsOptional()
-  @IsUUID()
+  @OptionalUuid({ description: 'Required on create; a policy never moves to another agent' })
   agent_id?: string;
 
-  @ApiPropertyOptional({ enum: ['active', 'disabled'], default: 'active' })
-  @IsOptional()
-  @IsIn(['active', 'disabled'])
+  @OptionalIn(['active', 'disabled'], { default: 'active' })
   status?: 'active' | 'disabled';
 }
 
 export class ListPoliciesDto extends ListQueryDto {
-  @ApiPropertyOptional({ description: "Only this agent's policies" })
-  @IsOptional()
-  @IsUUID()
+  @OptionalUuid({ description: "Only this agent's policies" })
   agent_id?: string;
 }

@@ -1,15 +1,10 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsUUID } from 'class-validator';
+import { OptionalUuid } from '@bursar/service-kit';
 import { ListQueryDto } from '../../common/pagination';
 
 export class ListSpendTokensDto extends ListQueryDto {
-  @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
-  @IsUUID()
+  @OptionalUuid()
   budget_id?: string;
 
-  @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
-  @IsUUID()
+  @OptionalUuid()
   agent_id?: string;
 }
