@@ -25,23 +25,29 @@ export interface AnchorSlice {
   duration: number;
 }
 
-/** WAL one call wrote, averaged over sequential calls: records, full-page images, bytes. */
+/**
+ * WAL one call wrote: records and bytes, the mean over the calls that logged no full-page image (the
+ * steady cost; the first change of a page after a checkpoint logs the whole page), and how many full
+ * pages a call logged on average.
+ */
 export interface CallWal {
   records: number;
-  fpi: number;
   bytes: number;
+  fpi: number;
 }
 
 /** `count` calls of `call(i)`, each under EXPLAIN (ANALYZE, WAL): only this session's WAL, the commit record aside. */
 export async function walOfCalls(pg: Client, count: number, call: (i: number) => { text: string; values: unknown[] }): Promise<CallWal> {
-  const sum = { records: 0, fpi: 0, bytes: 0 };
+  const plain = { calls: 0, records: 0, bytes: 0 };
+  let fpi = 0;
   for (let i = 0; i < count; i++) {
     const { text, values } = call(i);
     const { rows } = await pg.query(`EXPLAIN (ANALYZE, WAL, FORMAT JSON) ${text}`, values);
     const plan = rows[0]['QUERY PLAN'][0].Plan;
-    Object.assign(sum, { records: sum.records + plan['WAL Records'], fpi: sum.fpi + plan['WAL FPI'], bytes: sum.bytes + plan['WAL Bytes'] });
+    fpi += plan['WAL FPI'];
+    if (plan['WAL FPI'] === 0) Object.assign(plain, { calls: plain.calls + 1, records: plain.records + plan['WAL Records'], bytes: plain.bytes + plan['WAL Bytes'] });
   }
-  return { records: sum.records / count, fpi: sum.fpi / count, bytes: sum.bytes / count };
+  return { records: plain.records / plain.calls, bytes: plain.bytes / plain.calls, fpi: fpi / count };
 }
 
 /** A pgbench-driven writer of transfers between accounts of a list. */

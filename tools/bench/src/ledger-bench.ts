@@ -7,7 +7,7 @@ import { Client } from 'pg';
 import { booksProblems, startAppProcess } from '@bursar/testing';
 import { toolSettings } from '@bursar/dev-infra';
 import { BENCH_SERVERS, ledgerBenchClient, overReplicas, percentile, report, runScript, scratchDatabase, sleep, BENCH_SERVICE_NODE, BENCH_CPU_PROFILE, ledgerBenchEnv } from './bench-kit';
-import { Anchor, bareAnchor, pgledgerAnchor, walOfCalls } from './ledger-anchors';
+import { Anchor, bareAnchor, CallWal, pgledgerAnchor, walOfCalls } from './ledger-anchors';
 
 /*
  * `pnpm bench:ledger`: the real ledger service on a scratch database (50 spread and 2 hot USD
@@ -981,14 +981,14 @@ async function main(): Promise<void> {
       const calledAhead: string[] = [];
       for (let i = 0; i < calls; i++) calledAhead.push(await transferCall(bench.template, ids, spread[(i + 1) % spread.length], spread[i % spread.length], `${prefix}-${i}`));
       const wal: Record<string, string> = {};
-      const shownWal = (w: { records: number; fpi: number; bytes: number }) => `${Math.round(w.bytes)} bytes (${w.records.toFixed(1)} records, ${w.fpi.toFixed(2)} full pages)`;
+      const shownWal = (w: CallWal) => `${Math.round(w.bytes)} bytes in ${w.records.toFixed(1)} records (calls without full pages); ${w.fpi.toFixed(2)} full pages a call`;
       wal['ledger_write_batch'] = shownWal(await walOfCalls(pg, calls, (i) => ({ text: 'SELECT ledger_write_batch($1::jsonb)', values: [calledAhead[i]] })));
       succeeded += calls;
       for (const anchor of anchors) {
         wal[anchor.name] = shownWal(await anchor.wal(calls));
         if (anchor.onBenchLedger) succeeded += calls;
       }
-      report(`WAL per transfer, the mean of ${calls} sequential calls under EXPLAIN (ANALYZE, WAL), commit record aside`, wal);
+      report(`WAL per transfer, ${calls} sequential calls under EXPLAIN (ANALYZE, WAL), commit record aside`, wal);
     }
     for (const connections of [4, 20]) {
       if (!runs(`seal:${connections}`)) continue;
