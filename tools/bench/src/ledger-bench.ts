@@ -7,6 +7,7 @@ import { Client } from 'pg';
 import { booksProblems, startAppProcess } from '@bursar/testing';
 import { toolSettings } from '@bursar/dev-infra';
 import { BENCH_SERVERS, ledgerBenchClient, overReplicas, percentile, report, runScript, scratchDatabase, sleep, BENCH_SERVICE_NODE, BENCH_CPU_PROFILE, ledgerBenchEnv } from './bench-kit';
+import { Anchor, bareAnchor, CallWal, pgledgerAnchor, walOfCalls } from './ledger-anchors';
 
 /*
  * `pnpm bench:ledger`: the real ledger service on a scratch database (50 spread and 2 hot USD
@@ -35,6 +36,12 @@ import { BENCH_SERVERS, ledgerBenchClient, overReplicas, percentile, report, run
  * service writes), no HTTP and no service: a transfer per call; 1,000 transfers per call; for a
  * reversal the service's own statements in one database transaction (lock the original, read its
  * postings, one call with the reversal). The ratio HTTP / in-database of the same run is the headline figure.
+ * Beside the single transfers run two anchors written by pgbench (ledger-anchors.ts), in the same
+ * slices: the bare reference (bench_bare_transfer: one transaction, two postings, two balance rows
+ * on the same tables) and pgledger, a public pure-SQL ledger, on BENCH_PGLEDGER_DATABASE_URL (a
+ * database the operator loaded it into; unset, its rows are skipped). Then the WAL one transfer
+ * writes through each of the three functions, from EXPLAIN (ANALYZE, WAL) of sequential calls (the
+ * calling session's own WAL, whatever else the server does).
  * Afterwards the books are checked: every accepted operation wrote exactly its transactions,
  * every currency nets to zero and every balance row equals the sum of its postings.
  */
@@ -51,6 +58,7 @@ const settings = toolSettings({
     BENCH_ONLY: {
       help: 'comma list of baseline, 1, 4, 20, hot, bulk (bulk:1, bulk:4, bulk:atomic), reversal (reversal:1, reversal:4), seal (seal:4, seal:20) (default all)',
     },
+    BENCH_PGLEDGER_DATABASE_URL: { help: 'a database with pgledger loaded (docs/benchmarks.md): the pgledger anchor runs there; unset, it is skipped' },
     BENCH_REPLICAS: { help: 'service processes on one database, each scenario\'s clients shared out between them', default: '1' },
     ...BENCH_SERVICE_NODE,
     ...BENCH_CPU_PROFILE,
@@ -163,6 +171,8 @@ interface Scenario {
   prepare?(): Promise<void>;
   /** Told each side's rate after its slice. */
   observe?(operationsPerSecond: number): void;
+  /** Single transfers only: the anchors' clients and accounts, run in the same slices. */
+  anchored?: { clients: number; accounts: 'spread' | 'hot' };
 }
 
 /** The bench's client of one service replica. */
@@ -505,11 +515,26 @@ interface Bench {
   template: WriteTemplate;
 }
 
+/** One transfer's ledger_write_batch call as the service sends it: its Idempotency-Key row and event included. */
+async function transferCall(template: WriteTemplate, ids: IdSource, from: string, to: string, itemKey: string): Promise<string> {
+  const id = randomUUID();
+  const [debit, credit] = await ids.take(2);
+  const postings = [
+    { id: debit, account: to, direction: 'debit' },
+    { id: credit, account: from, direction: 'credit' },
+  ];
+  const item = withEvents(newTransaction(id, itemKey, postings, storedKeyItem(template, template.transferKey, itemKey)), [
+    { type: 'transaction.created', resourceId: id, data: template.createdEvent },
+  ]);
+  return batchJson(batchHead(template, [from, to]), [item]);
+}
+
 /** Transfers, one per request, beside one per ledger_write_batch call (with its Idempotency-Key row and event). */
-function transferScenario(bench: Bench, key: string, name: string, connections: number, accounts: string[]): Scenario {
+function transferScenario(bench: Bench, key: string, name: string, connections: number, accounts: string[], list: 'spread' | 'hot'): Scenario {
   const { template } = bench;
   return {
     key,
+    anchored: { clients: connections, accounts: list },
     name,
     title: `ledger transfers: ${name}`,
     twinTitle: `in-database: ${name}, one transfer per ledger_write_batch call`,
@@ -522,17 +547,7 @@ function transferScenario(bench: Bench, key: string, name: string, connections: 
       let n = 0;
       return inDatabase(bench.dbUrl, connections, duration, async (db, ids, latencies) => {
         const [from, to] = pickPair(accounts);
-        const itemKey = `${prefix}-${(n += 1)}`;
-        const id = randomUUID();
-        const [debit, credit] = await ids.take(2);
-        const postings = [
-          { id: debit, account: to, direction: 'debit' },
-          { id: credit, account: from, direction: 'credit' },
-        ];
-        const item = withEvents(newTransaction(id, itemKey, postings, storedKeyItem(template, template.transferKey, itemKey)), [
-          { type: 'transaction.created', resourceId: id, data: template.createdEvent },
-        ]);
-        const [result] = await writeBatch(db, batchJson(batchHead(template, [from, to]), [item]), latencies);
+        const [result] = await writeBatch(db, await transferCall(template, ids, from, to, `${prefix}-${(n += 1)}`), latencies);
         return result.ok ? 1 : null;
       });
     },
@@ -806,6 +821,7 @@ async function main(): Promise<void> {
   });
   const pg = new Client({ connectionString: db.url });
   const apps: Awaited<ReturnType<typeof startAppProcess>>[] = [];
+  let pgledgerBench: Awaited<ReturnType<typeof pgledgerAnchor>> | undefined;
   try {
     // Scratch databases skip fsync at commit; a ledger benchmark must pay for durability.
     await pg.connect();
@@ -855,19 +871,27 @@ async function main(): Promise<void> {
     const madeBefore = originals.written;
     let cutOff = succeeded > 0 ? 4 * replicas : 0;
     const scenarios: Scenario[] = [
-      transferScenario(bench, '1', '1 client, 50 accounts', 1, spread),
-      transferScenario(bench, '4', '4 clients, 50 accounts', 4, spread),
-      transferScenario(bench, '20', '20 clients, 50 accounts', 20, spread),
-      transferScenario(bench, 'hot', '20 clients, 2 hot accounts', 20, hot),
+      transferScenario(bench, '1', '1 client, 50 accounts', 1, spread, 'spread'),
+      transferScenario(bench, '4', '4 clients, 50 accounts', 4, spread, 'spread'),
+      transferScenario(bench, '20', '20 clients, 50 accounts', 20, spread, 'spread'),
+      transferScenario(bench, 'hot', '20 clients, 2 hot accounts', 20, hot, 'hot'),
       bulkScenario(bench, 'bulk:1', 1, spread, false),
       bulkScenario(bench, 'bulk:4', 4, spread, false),
       bulkScenario(bench, 'bulk:atomic', 1, spread, true),
       ...(reversal ? [reversalScenario(bench, 'reversal:1', 1, originals, reversal), reversalScenario(bench, 'reversal:4', 4, originals, reversal)] : []),
     ].filter((scenario) => runs(scenario.key));
+    const anchors: Anchor[] = [];
+    if (scenarios.some((scenario) => scenario.anchored)) {
+      anchors.push(await bareAnchor(db.url, pg, ledgerId, { spread, hot }));
+      if (settings.BENCH_PGLEDGER_DATABASE_URL) anchors.push((pgledgerBench = await pgledgerAnchor(settings.BENCH_PGLEDGER_DATABASE_URL, spread.length, hot.length)));
+      else report('pgledger anchor', { skipped: 'BENCH_PGLEDGER_DATABASE_URL is not set (docs/benchmarks.md says how to load pgledger)' });
+    }
     const ratios: Record<string, string> = {};
+    const anchorRatios: Record<string, string> = {};
     for (const scenario of scenarios) {
       const http = { ok: 0, written: 0, duration: 0, p50: [] as number[], p99: 0, non2xx: 0, errors: 0, cost: NO_COST };
       const direct = { ok: 0, written: 0, refused: 0, duration: 0, latencies: [] as number[], cpuMicros: 0 };
+      const anchored = anchors.map(() => ({ ok: 0, duration: 0 }));
       for (let slice = 0; slice < slices; slice++) {
         await scenario.prepare?.();
         const before = await costCounters(pg);
@@ -897,6 +921,17 @@ async function main(): Promise<void> {
         });
         direct.latencies.push(...inDb.latencies);
         scenario.observe?.(inDb.ok / inDb.duration);
+        const { anchored: at } = scenario;
+        for (const [i, anchor] of at ? anchors.entries() : []) {
+          if (!at) break;
+          const done = await anchor.slice(at.clients, seconds / slices, at.accounts);
+          Object.assign(anchored[i], { ok: anchored[i].ok + done.ok, duration: anchored[i].duration + done.duration });
+          if (anchor.onBenchLedger) {
+            // A pgbench client may finish a transfer as the clock stops.
+            succeeded += done.ok;
+            cutOff += at.clients;
+          }
+        }
       }
       succeeded += http.written + direct.written;
       const httpRate = http.ok / http.duration;
@@ -924,8 +959,37 @@ async function main(): Promise<void> {
       // Bulk rates are a few per second: a decimal keeps them apart.
       const shown = (rate: number) => (rate < 100 ? rate.toFixed(1) : Math.round(rate));
       ratios[scenario.name] = `${ratio}x (${shown(httpRate)} / ${shown(directRate)} ${operation === 'transfer' ? 'transactions' : `${operation}s / ${twinOperation}s`} per second)`;
+      const against: string[] = [];
+      for (const [i, anchor] of scenario.anchored ? anchors.entries() : []) {
+        const rate = anchored[i].ok / anchored[i].duration;
+        report(`pgbench -M prepared: ${scenario.name}, one transfer per call of ${anchor.name}`, {
+          'transactions/s': rate,
+          [`HTTP / ${anchor.name}`]: (httpRate / rate).toFixed(2),
+          [`in-database / ${anchor.name}`]: (directRate / rate).toFixed(2),
+        });
+        against.push(`${anchor.onBenchLedger ? 'bare' : 'pgledger'} ${shown(rate)}/s: HTTP ${(httpRate / rate).toFixed(2)}x, in-database ${(directRate / rate).toFixed(2)}x`);
+      }
+      if (against.length > 0) anchorRatios[scenario.name] = against.join('; ');
     }
     if (scenarios.length > 0) report('HTTP / in-database, same run', ratios);
+    if (Object.keys(anchorRatios).length > 0) report('against the anchors, same run', anchorRatios);
+    if (anchors.length > 0) {
+      // Every call writes: they count in the books check like the rest.
+      const calls = 200;
+      const ids = new IdSource(pg);
+      const prefix = randomBytes(4).toString('hex');
+      const calledAhead: string[] = [];
+      for (let i = 0; i < calls; i++) calledAhead.push(await transferCall(bench.template, ids, spread[(i + 1) % spread.length], spread[i % spread.length], `${prefix}-${i}`));
+      const wal: Record<string, string> = {};
+      const shownWal = (w: CallWal) => `${Math.round(w.bytes)} bytes in ${w.records.toFixed(1)} records (calls without full pages); ${w.fpi.toFixed(2)} full pages a call`;
+      wal['ledger_write_batch'] = shownWal(await walOfCalls(pg, calls, (i) => ({ text: 'SELECT ledger_write_batch($1::jsonb)', values: [calledAhead[i]] })));
+      succeeded += calls;
+      for (const anchor of anchors) {
+        wal[anchor.name] = shownWal(await anchor.wal(calls));
+        if (anchor.onBenchLedger) succeeded += calls;
+      }
+      report(`WAL per transfer, ${calls} sequential calls under EXPLAIN (ANALYZE, WAL), commit record aside`, wal);
+    }
     for (const connections of [4, 20]) {
       if (!runs(`seal:${connections}`)) continue;
       const sealing = await sealingComparison(db.url, pg, baseUrls, token, spread, connections);
@@ -936,6 +1000,7 @@ async function main(): Promise<void> {
     report('books after the run', { check: await checkBooks(pg, ledgerId, succeeded, cutOff), synchronous_commit: durability });
   } finally {
     await pg.end().catch(() => undefined);
+    await pgledgerBench?.end().catch(() => undefined);
     await Promise.all(apps.map((app) => app.stop()));
     await db.drop();
     for (let r = 0; r < replicas; r++) rmSync(roundTripsFile(r), { force: true });
