@@ -15,3 +15,4 @@ export * from './openapi-31';
 export * from './otlp-receiver';
 export * from './books-invariants';
 export * from './statement-samples';
+export * from './use-stack';

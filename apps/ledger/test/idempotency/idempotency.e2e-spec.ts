@@ -16,7 +16,7 @@ describe('Idempotency keys (@Idempotent)', () => {
   beforeAll(async () => {
     t = await startLedgerTestApp('idempotency');
     client = await LedgerFixtures.of(t).client({ scopes: SCOPES });
-    api = ledgerApi(t, await accessToken(t, client));
+    api = ledgerApi({ t, token: await accessToken(t, client) });
   });
   afterAll(() => t.close());
 
@@ -115,7 +115,7 @@ describe('Idempotency keys (@Idempotent)', () => {
       const short = await startLedgerTestApp('idempotency_retention', { LEDGER_IDEMPOTENCY_RETENTION_HOURS: '1' });
       try {
         const c = await LedgerFixtures.of(short).client({ scopes: SCOPES });
-        const shortApi = ledgerApi(short, await accessToken(short, c));
+        const shortApi = ledgerApi({ t: short, token: await accessToken(short, c) });
         const make = (name: string) =>
           shortApi.post('/ledgers', { name, mode: 'test' }).set('Idempotency-Key', 'expiring');
         await make('First').expect(201);
