@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { DataSourceOptions } from 'typeorm';
 import { CommonSettings, createLogger, loadConfig, runMigrations } from '@bursar/service-kit';
 import { createTestDatabase, testRedisUrl, testSecretKey } from './test-database';
+import { useStack } from './use-stack';
 
 export interface ServiceTestApp<S> {
   app: INestApplication;
@@ -12,19 +13,30 @@ export interface ServiceTestApp<S> {
   close(): Promise<void>;
 }
 
-/**
- * A real service app on its own fresh, migrated database, initialised but not listening.
- * `prefix` names the service's settings (`LEDGER` -> LEDGER_DATABASE_URL, LEDGER_SECRET_KEY).
- */
-export async function startServiceTestApp<S extends CommonSettings>(service: {
+/** How a service's test apps are made. */
+export interface TestService<S> {
   name: string;
   prefix: string;
   settings: new () => S;
   dataSource(settings: S): DataSourceOptions;
   create(settings: S, logger: Logger): Promise<INestApplication>;
-  label: string;
-  env: Record<string, string>;
-}): Promise<ServiceTestApp<S>> {
+}
+
+/**
+ * A service's test apps, with the settings every one of them gets (`defaults`, which a caller's `env` overrides):
+ * `start` for a test that manages the app itself, `stack` for one describe block (started in beforeAll, closed in afterAll).
+ */
+export function serviceTestApps<S extends CommonSettings>(service: TestService<S>, defaults: Record<string, string> = {}) {
+  const start = (label: string, env: Record<string, string> = {}) => startServiceTestApp({ ...service, label, env: { ...defaults, ...env } });
+  const stack = (label: string, env: Record<string, string> = {}) => useStack(() => start(label, env), (t) => t.close());
+  return { start, stack };
+}
+
+/**
+ * A real service app on its own fresh, migrated database, initialised but not listening.
+ * `prefix` names the service's settings (`LEDGER` -> LEDGER_DATABASE_URL, LEDGER_SECRET_KEY).
+ */
+export async function startServiceTestApp<S extends CommonSettings>(service: TestService<S> & { label: string; env: Record<string, string> }): Promise<ServiceTestApp<S>> {
   const db = await createTestDatabase(`${service.name}_${service.label}`);
   const settings = loadConfig(service.settings, {
     [`${service.prefix}_DATABASE_URL`]: db.url,

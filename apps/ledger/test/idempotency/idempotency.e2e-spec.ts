@@ -2,23 +2,21 @@ import { DataSource } from 'typeorm';
 import { IdempotencyService } from '../../src/idempotency/idempotency.service';
 import { ledgerApi } from '../ledger-api-client';
 import { accessToken, LedgerFixtures, TestClient } from '../ledger-fixtures';
-import { LedgerTestApp, startLedgerTestApp } from '../ledger-test-app';
+import { ledgerAppStack, startLedgerTestApp } from '../ledger-test-app';
 
 const SCOPES = ['ledger:read', 'ledger:write', 'ledger:clients:read', 'ledger:clients:write'];
 
 describe('Idempotency keys (@Idempotent)', () => {
-  let t: LedgerTestApp;
+  const t = ledgerAppStack('idempotency');
   let client: TestClient;
   let api: ReturnType<typeof ledgerApi>;
   const count = async (table: string, where: string, params: unknown[]) =>
     Number((await t.app.get(DataSource).query(`SELECT count(*) AS n FROM ${table} WHERE ${where}`, params))[0].n);
 
   beforeAll(async () => {
-    t = await startLedgerTestApp('idempotency');
     client = await LedgerFixtures.of(t).client({ scopes: SCOPES });
     api = ledgerApi({ t, token: await accessToken(t, client) });
   });
-  afterAll(() => t.close());
 
   const createClient = (key: string, name = 'Reporting') =>
     api.post('/oauth_clients', { name, mode: 'test', scopes: ['ledger:read'], ledger_id: client.ledgerId }).set('Idempotency-Key', key);

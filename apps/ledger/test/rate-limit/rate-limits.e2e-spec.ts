@@ -2,19 +2,17 @@ import request from 'supertest';
 import { startPrivateRedis } from '@bursar/testing';
 import { ledgerApi } from '../ledger-api-client';
 import { accessToken, LedgerFixtures, TestClient } from '../ledger-fixtures';
-import { LedgerTestApp, startLedgerTestApp } from '../ledger-test-app';
+import { ledgerAppStack, startLedgerTestApp } from '../ledger-test-app';
 
 const BUDGETS = { LEDGER_RATE_LIMIT_READS_PER_SECOND: '6', LEDGER_RATE_LIMIT_WRITES_PER_SECOND: '3' };
 
 describe('Rate limits per client', () => {
-  let t: LedgerTestApp;
+  const t = ledgerAppStack('rate_limits', BUDGETS);
   let fx: LedgerFixtures;
 
   beforeAll(async () => {
-    t = await startLedgerTestApp('rate_limits', BUDGETS);
     fx = LedgerFixtures.of(t);
   });
-  afterAll(() => t.close());
 
   async function freshClient(): Promise<{ client: TestClient; api: ReturnType<typeof ledgerApi> }> {
     const client = await fx.client();
