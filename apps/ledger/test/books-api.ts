@@ -37,7 +37,7 @@ export class BooksApi {
   }
 
   get db(): DataSource {
-    return this.t.app.get(DataSource);
+    return this.t.db;
   }
 
   private http() {

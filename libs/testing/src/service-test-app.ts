@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import type { Logger } from 'pino';
-import type { DataSourceOptions } from 'typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import { CommonSettings, createLogger, loadConfig, runMigrations } from '@bursar/service-kit';
 import { createTestDatabase, testRedisUrl, testSecretKey } from './test-database';
 import { useStack } from './use-stack';
@@ -8,6 +8,8 @@ import { useStack } from './use-stack';
 export interface ServiceTestApp<S> {
   app: INestApplication;
   settings: S;
+  /** The app's database connection (of the app as it is now, after a restart too). */
+  readonly db: DataSource;
   /** Closes the app and starts a new one on the same database, as a process restart would; `app` is the new one after. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -55,6 +57,9 @@ export async function startServiceTestApp<S extends CommonSettings>(service: Tes
   const t: ServiceTestApp<S> = {
     app: await start(),
     settings,
+    get db() {
+      return t.app.get(DataSource);
+    },
     restart: async () => {
       await t.app.close();
       t.app = await start();

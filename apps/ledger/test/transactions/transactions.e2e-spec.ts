@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { booksStack } from '../books-api';
+import { booksStack, leg } from '../books-api';
 import { accessToken } from '../ledger-fixtures';
 
 const HUGE = '123456789012345678901234567890123456789012345678901234567890';
@@ -162,6 +162,8 @@ describe('Transactions', () => {
   it('holds pending postings out of available, commits them, and refuses committing a reversed one', async () => {
     await api.account('hold:src', 'liability', 'USD', { overdraft_policy: 'none' });
     await api.account('hold:dst', 'liability', 'USD');
+    /** `amount` pending from hold:src to hold:dst. */
+    const pendingMove = (amount: string) => api.book([leg('debit', 'hold:src', amount, 'USD', { pending: true }), leg('credit', 'hold:dst', amount, 'USD', { pending: true })]);
     await api
       .post('/transactions', {
         postings: [
@@ -170,25 +172,11 @@ describe('Transactions', () => {
         ],
       })
       .expect(201);
-    const pending = await api
-      .post('/transactions', {
-        postings: [
-          { account: 'hold:src', amount: '60', currency: 'USD', direction: 'debit', pending: true },
-          { account: 'hold:dst', amount: '60', currency: 'USD', direction: 'credit', pending: true },
-        ],
-      })
-      .expect(201);
+    const pending = await pendingMove('60').expect(201);
     expect(pending.body.data.status).toBe('pending');
     expect(await api.balance('hold:src')).toMatchObject({ posted: '100', pending: '-60', available: '40' });
     expect(await api.balance('hold:dst')).toMatchObject({ posted: '0', pending: '60', available: '0' });
-    const second = await api
-      .post('/transactions', {
-        postings: [
-          { account: 'hold:src', amount: '50', currency: 'USD', direction: 'debit', pending: true },
-          { account: 'hold:dst', amount: '50', currency: 'USD', direction: 'credit', pending: true },
-        ],
-      })
-      .expect(422);
+    const second = await pendingMove('50').expect(422);
     expect(second.body.error.code).toBe('insufficient_funds');
     const committed = await api.post(`/transactions/${pending.body.data.id}/commit`).expect(200);
     expect(committed.body.data.status).toBe('posted');
@@ -197,14 +185,7 @@ describe('Transactions', () => {
     await api.post(`/transactions/${pending.body.data.id}/commit`).expect(200);
     expect((await api.events('transaction.committed')).filter((e) => e.resource_id === pending.body.data.id)).toHaveLength(1);
 
-    const held = await api
-      .post('/transactions', {
-        postings: [
-          { account: 'hold:src', amount: '10', currency: 'USD', direction: 'debit', pending: true },
-          { account: 'hold:dst', amount: '10', currency: 'USD', direction: 'credit', pending: true },
-        ],
-      })
-      .expect(201);
+    const held = await pendingMove('10').expect(201);
     const reversal = await api.post(`/transactions/${held.body.data.id}/reverse`).expect(201);
     expect(reversal.body.data.postings).toEqual([]);
     const voided = await api.get(`/transactions/${held.body.data.id}`).expect(200);
