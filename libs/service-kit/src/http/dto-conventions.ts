@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional, ApiPropertyOptions, DECORATORS } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { getMetadataStorage, IS_OBJECT, IsIn, IsObject, IsOptional, IsString, Length, ValidateNested, ValidationTypes } from 'class-validator';
+import { getMetadataStorage, IS_OBJECT, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, Min, ValidateNested, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 
 /*
@@ -36,6 +36,18 @@ export function OptionalIn(values: readonly string[], doc: ApiPropertyOptions = 
 /** An optional string of `min` to `max` characters. */
 export function OptionalText(min: number, max: number, doc: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(ApiPropertyOptional(doc), IsOptional(), IsString(), Length(min, max));
+}
+
+/** An optional whole number from `min` to `max` (a query string's digits are converted), documented with its bounds. */
+export function OptionalInt(min: number, max: number, doc: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ minimum: min, maximum: max, ...doc } as ApiPropertyOptions),
+    IsOptional(),
+    Type(() => Number),
+    IsInt(),
+    Min(min),
+    Max(max),
+  );
 }
 
 interface PropertyDoc {

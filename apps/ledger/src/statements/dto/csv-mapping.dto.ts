@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length, Matches, ValidateIf } from 'class-validator';
+import { OptionalInt } from '@bursar/service-kit';
 import { CsvMapping } from '../parsers/csv.parser';
 
 const COLUMN = { type: 'string', minLength: 1, maxLength: 200 } as const;
@@ -78,12 +78,7 @@ export class CsvMappingDto implements CsvMapping {
   @IsIn([',', '.', ' ', "'"])
   thousands_separator?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 100, default: 0, description: 'Lines before the header row' })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(100)
+  @OptionalInt(0, 100, { type: 'integer', default: 0, description: 'Lines before the header row' })
   skip_rows?: number;
 
   @ApiPropertyOptional({ type: 'string', maxLength: 255, description: 'Account reference the statements carry (the file has none)' })
