@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { IsInstant } from '../../common/is-instant.decorator';
@@ -41,20 +42,18 @@ export class ReopenPeriodDto {
  * answer one page "whatever limit is", so paging parameters are accepted and ignored.
  */
 export class OnePageQuery extends LedgerSelectionQuery {
-  @ApiPropertyOptional({ description: 'Ignored: the list never paginates' })
-  @IsOptional()
-  @IsString()
+  @IgnoredPaging()
   limit?: string;
 
-  @ApiPropertyOptional({ description: 'Ignored: the list never paginates' })
-  @IsOptional()
-  @IsString()
+  @IgnoredPaging()
   cursor?: string;
 
-  @ApiPropertyOptional({ description: 'Ignored: the list never paginates' })
-  @IsOptional()
-  @IsString()
+  @IgnoredPaging()
   include_total?: string;
+}
+
+function IgnoredPaging(): PropertyDecorator {
+  return applyDecorators(ApiPropertyOptional({ description: 'Ignored: the list never paginates' }), IsOptional(), IsString());
 }
 
 export class ListPeriodClosesQuery extends OnePageQuery {
