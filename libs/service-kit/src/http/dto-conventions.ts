@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiPropertyOptional, ApiPropertyOptions, DECORATORS } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions, DECORATORS } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { getMetadataStorage, IS_OBJECT, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, Min, ValidateNested, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
@@ -31,6 +31,11 @@ export function Nullable(doc: ApiPropertyOptions = {}): PropertyDecorator {
 /** An optional field taking one of `values`, documented as that enum. */
 export function OptionalIn(values: readonly string[], doc: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(ApiPropertyOptional({ enum: values, ...doc } as ApiPropertyOptions), IsOptional(), IsIn([...values]));
+}
+
+/** A required string of `min` to `max` characters. */
+export function RequiredText(min: number, max: number, doc: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(ApiProperty(doc), IsString(), Length(min, max));
 }
 
 /** An optional string of `min` to `max` characters. */

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { RequiredText } from '@bursar/service-kit';
 import { IsInstant } from '../../common/is-instant.decorator';
 import { LedgerSelectionQuery } from '../../common/pagination';
 
@@ -13,9 +14,7 @@ export class CreatePeriodCloseDto {
   @IsInstant()
   period_end: string;
 
-  @ApiProperty({ description: 'Free label of who closes (not a service identity)' })
-  @IsString()
-  @Length(1, 200)
+  @RequiredText(1, 200, { description: 'Free label of who closes (not a service identity)' })
   closed_by_label: string;
 
   @ApiPropertyOptional()
@@ -31,9 +30,7 @@ export class CreatePeriodCloseDto {
 }
 
 export class ReopenPeriodDto {
-  @ApiProperty()
-  @IsString()
-  @Length(1, 200)
+  @RequiredText(1, 200)
   reopened_by_label: string;
 }
 

@@ -1,6 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Length, Matches, MaxLength, ValidateBy } from 'class-validator';
-import { NestedDto, Nullable, OptionalIn, OptionalInt } from '@bursar/service-kit';
+import { NestedDto, Nullable, OptionalIn, OptionalInt, RequiredText } from '@bursar/service-kit';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
 import { CsvMappingDto } from '../../statements/dto/csv-mapping.dto';
 import { OptionalMetadata } from '../../common/optional-metadata.decorator';
@@ -76,9 +76,7 @@ export class UpdateSourceDto {
 }
 
 export class CreateSourceDto extends UpdateSourceDto {
-  @ApiProperty({ description: 'Unique per ledger, stored lowercased', example: 'chase-operating', maxLength: 200 })
-  @IsString()
-  @Length(1, 200)
+  @RequiredText(1, 200, { description: 'Unique per ledger, stored lowercased', example: 'chase-operating', maxLength: 200 })
   name: string;
 
   @ApiPropertyOptional({

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Min, ValidateBy } from 'class-validator';
-import { NestedDto } from '@bursar/service-kit';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Min, ValidateBy } from 'class-validator';
+import { NestedDto, RequiredText } from '@bursar/service-kit';
 import { OptionalInstant } from '../../common/is-instant.decorator';
 import { Direction } from '../../accounts/account-kinds';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
@@ -54,19 +54,13 @@ export class PostingInputDto {
 }
 
 export class ExternalRefInputDto {
-  @ApiProperty({ description: 'Payment rail, e.g. ach, card, swift' })
-  @IsString()
-  @Length(1, 200)
+  @RequiredText(1, 200, { description: 'Payment rail, e.g. ach, card, swift' })
   rail: string;
 
-  @ApiProperty({ description: 'Kind of reference on that rail' })
-  @IsString()
-  @Length(1, 200)
+  @RequiredText(1, 200, { description: 'Kind of reference on that rail' })
   kind: string;
 
-  @ApiProperty()
-  @IsString()
-  @Length(1, 500)
+  @RequiredText(1, 500)
   value: string;
 
   @OptionalMetadata()
