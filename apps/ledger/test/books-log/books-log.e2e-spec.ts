@@ -3,58 +3,10 @@ import { compactVerify, createLocalJWKSet, exportJWK, generateKeyPair, SignJWT }
 import request from 'supertest';
 import { EntityManager } from 'typeorm';
 import { verifyRemoteLog } from '@bursar/service-kit';
+import { rfcLeafHash, rfcRoot, rfcVerifyConsistency, rfcVerifyInclusion } from '@bursar/testing';
 import { runLedgerAdmin } from '../../src/admin/ledger-admin';
 import { BooksApi, booksStack, Json } from '../books-api';
 
-/*
- * RFC 9162 section 2.1, written out plainly from the RFC and independent of libs/crypto: the tree
- * hash by its recursive definition, and the two verification algorithms of 2.1.3.2 and 2.1.4.2.
- */
-const sha = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest();
-const leafOf = (leaf: string) => sha(Buffer.from([0]), Buffer.from(leaf, 'utf8'));
-const node = (l: Buffer, r: Buffer) => sha(Buffer.from([1]), l, r);
-function mth(leaves: Buffer[]): Buffer {
-  if (leaves.length === 0) return sha();
-  if (leaves.length === 1) return leaves[0];
-  let k = 1;
-  while (k * 2 < leaves.length) k *= 2;
-  return node(mth(leaves.slice(0, k)), mth(leaves.slice(k)));
-}
-function inclusionHolds(hash: Buffer, index: number, size: number, path: Buffer[], root: Buffer): boolean {
-  if (index >= size) return false;
-  let fn = index;
-  let sn = size - 1;
-  let r = hash;
-  for (const p of path) {
-    if (sn === 0) return false;
-    if (fn % 2 === 1 || fn === sn) {
-      r = node(p, r);
-      if (fn % 2 === 0) while (fn % 2 === 0 && fn !== 0) [fn, sn] = [fn >> 1, sn >> 1];
-    } else r = node(r, p);
-    [fn, sn] = [fn >> 1, sn >> 1];
-  }
-  return sn === 0 && r.equals(root);
-}
-function consistencyHolds(m: number, n: number, proof: Buffer[], oldRoot: Buffer, newRoot: Buffer): boolean {
-  if (m === n) return proof.length === 0 && oldRoot.equals(newRoot);
-  if (proof.length === 0) return false;
-  const path = (m & (m - 1)) === 0 ? [oldRoot, ...proof] : proof;
-  let fn = m - 1;
-  let sn = n - 1;
-  while (fn % 2 === 1) [fn, sn] = [fn >> 1, sn >> 1];
-  let fr = path[0];
-  let sr = path[0];
-  for (const c of path.slice(1)) {
-    if (sn === 0) return false;
-    if (fn % 2 === 1 || fn === sn) {
-      fr = node(c, fr);
-      sr = node(c, sr);
-      while (fn % 2 === 0 && fn !== 0) [fn, sn] = [fn >> 1, sn >> 1];
-    } else sr = node(sr, c);
-    [fn, sn] = [fn >> 1, sn >> 1];
-  }
-  return fr.equals(oldRoot) && sr.equals(newRoot) && sn === 0;
-}
 const hex = (h: string) => Buffer.from(h, 'hex');
 
 describe('Books log: every change to a ledger as a verifiable Merkle log', () => {
@@ -137,12 +89,12 @@ describe('Books log: every change to a ledger as a verifiable Merkle log', () =>
     // A commit is an entry of its own: the creation's leaf still says the legs were written pending.
     expect(JSON.parse(log[4].leaf as string).facts.postings.map((p: Json) => p.pending)).toEqual([true, true]);
     expect(JSON.parse(log[5].leaf as string).facts.committed).toHaveLength(2);
-    for (const e of log) expect(leafOf(e.leaf as string).toString('hex')).toBe(e.leaf_hash);
+    for (const e of log) expect(rfcLeafHash(e.leaf as string).toString('hex')).toBe(e.leaf_hash);
     // Once sealed, a transaction names where its creation sits.
     expect((await api.get(`/transactions/${ids.first}`).expect(200)).body.data.log_index).toBe(3);
     expect((await api.get(`/transactions?limit=10`).expect(200)).body.data.map((t: Json) => t.log_index).sort()).toEqual([3, 4, 7]);
     expect((await api.transfer('capital', 'cash', '1').expect(201)).body.data.log_index).toBeNull();
-    expect(mth(log.map((e) => hex(e.leaf_hash as string))).toString('hex')).toBe(cp.root_hash);
+    expect(rfcRoot(log.map((e) => hex(e.leaf_hash as string))).toString('hex')).toBe(cp.root_hash);
   });
 
   it('signs checkpoints with a key of its public JWKS, also at /.well-known/jwks.json', async () => {
@@ -161,18 +113,18 @@ describe('Books log: every change to a ledger as a verifiable Merkle log', () =>
   it('proves inclusion of every entry and consistency between every two sizes, checked by the RFC algorithms', async () => {
     const log = await entries();
     const size = log.length;
-    const root = mth(log.map((e) => hex(e.leaf_hash as string)));
+    const root = rfcRoot(log.map((e) => hex(e.leaf_hash as string)));
     for (const e of log) {
       const proof = (await api.get(`/log/proofs/inclusion?index=${e.index}&tree_size=${size}`).expect(200)).body.data;
       expect(proof).toMatchObject({ object: 'inclusion_proof', leaf_hash: e.leaf_hash, root_hash: root.toString('hex') });
-      expect(inclusionHolds(hex(e.leaf_hash as string), e.index as number, size, proof.audit_path.map(hex), root)).toBe(true);
-      expect(inclusionHolds(hex(e.leaf_hash as string), ((e.index as number) + 1) % size, size, proof.audit_path.map(hex), root)).toBe(false);
+      expect(rfcVerifyInclusion(hex(e.leaf_hash as string), e.index as number, size, proof.audit_path.map(hex), root)).toBe(true);
+      expect(rfcVerifyInclusion(hex(e.leaf_hash as string), ((e.index as number) + 1) % size, size, proof.audit_path.map(hex), root)).toBe(false);
     }
     for (let m = 1; m <= size; m++) {
       const proof = (await api.get(`/log/proofs/consistency?from_size=${m}&to_size=${size}`).expect(200)).body.data;
-      const oldRoot = mth(log.slice(0, m).map((e) => hex(e.leaf_hash as string)));
+      const oldRoot = rfcRoot(log.slice(0, m).map((e) => hex(e.leaf_hash as string)));
       expect(proof.from_root).toBe(oldRoot.toString('hex'));
-      expect(consistencyHolds(m, size, proof.proof.map(hex), oldRoot, root)).toBe(true);
+      expect(rfcVerifyConsistency(m, size, proof.proof.map(hex), oldRoot, root)).toBe(true);
     }
   });
 
