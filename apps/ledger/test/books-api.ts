@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { freePort } from '@bursar/dev-infra';
 import { useStack } from '@bursar/testing';
 import { accessToken, LedgerFixtures, TestClient } from './ledger-fixtures';
 import { LedgerTestApp, startLedgerTestApp } from './ledger-test-app';
@@ -117,6 +118,8 @@ export interface BooksStackSpec {
   env?: Record<string, string>;
   /** The client's scopes (BooksApi.start's default when absent). */
   scopes?: string[];
+  /** The app listens on a free port named as its LEDGER_PUBLIC_URL, for clients that check where it says it is. */
+  listen?: boolean;
   /** Opened in this order: the id of a usual account, or a row. */
   accounts?: readonly (string | AccountRow)[];
 }
@@ -128,8 +131,10 @@ export interface BooksStackSpec {
 export function booksStack(label: string, spec: BooksStackSpec = {}): BooksApi {
   return useStack(
     async () => {
-      const t = await startBooksApp(label, spec.env);
+      const port = spec.listen ? await freePort() : undefined;
+      const t = await startBooksApp(label, { ...(port !== undefined && { LEDGER_PUBLIC_URL: `http://127.0.0.1:${port}` }), ...spec.env });
       try {
+        if (port !== undefined) await t.app.listen(port, '127.0.0.1');
         const api = await BooksApi.start(t, spec.scopes);
         for (const [id, type, currency, extra] of (spec.accounts ?? []).map(accountRow)) await api.account(id, type, currency, extra);
         return api;
