@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions, DECORATORS } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { getMetadataStorage, IS_OBJECT, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, Min, ValidateNested, ValidationTypes } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, getMetadataStorage, IS_OBJECT, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, Min, ValidateNested, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 
 /*
@@ -18,6 +18,17 @@ import type { ValidationMetadata } from 'class-validator/types/metadata/Validati
 export function NestedDto(type: () => new () => object, options: { each?: boolean } = {}): PropertyDecorator {
   const each = options.each ?? false;
   return applyDecorators(IsObject({ each }), ValidateNested({ each }), Type(type));
+}
+
+/** A required list of `min` to `max` nested DTOs, each refused unless a JSON object. */
+export function NestedList(type: () => new () => object, min: number, max: number, doc: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(
+    ApiProperty({ type: [type()], minItems: min, maxItems: max, ...doc } as ApiPropertyOptions),
+    IsArray(),
+    ArrayMinSize(min),
+    ArrayMaxSize(max),
+    NestedDto(type, { each: true }),
+  );
 }
 
 /**
