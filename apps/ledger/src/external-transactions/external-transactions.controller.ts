@@ -1,4 +1,4 @@
-import { Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { applyDecorators, Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { normalizeCurrency } from '../accounts/currencies';
 import { RequireScope } from '../auth/require-scope.decorator';
@@ -17,6 +17,20 @@ import { presentExternalTransaction } from './external-transaction.record';
 import { ExternalTransactionsService } from './external-transactions.service';
 import { presentIngestResult } from './ingest-result.presenter';
 import { presentMatch } from './reconciliation-match.record';
+
+/**
+ * A change of a row's state answered with the row (200): route, scope, idempotency and documentation,
+ * applied in the order stacked decorators would be, so the 200 descriptions keep their order.
+ */
+const RowChange = (action: string, summary: string) =>
+  applyDecorators(
+    ApiEnveloped(ExternalTransactionResponse),
+    ApiOperation({ summary }),
+    Idempotent(),
+    RequireScope('ledger:write'),
+    HttpCode(200),
+    Post(`:id/${action}`),
+  );
 
 @LedgerApiController('external_transactions', 'External transactions')
 export class ExternalTransactionsController {
@@ -52,12 +66,7 @@ export class ExternalTransactionsController {
     return new ListPage((await this.rows.matchesOf(ledger, id)).map(presentMatch));
   }
 
-  @Post(':id/ignore')
-  @HttpCode(200)
-  @RequireScope('ledger:write')
-  @Idempotent()
-  @ApiOperation({ summary: 'Set an open row aside (status ignored); a matched row is 409 invalid_state' })
-  @ApiEnveloped(ExternalTransactionResponse)
+  @RowChange('ignore', 'Set an open row aside (status ignored); a matched row is 409 invalid_state')
   async ignore(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Body() body: IgnoreDto) {
     return presentExternalTransaction(await this.rows.ignore(ledger, id, body.reason ?? null));
   }
@@ -76,12 +85,7 @@ export class ExternalTransactionsController {
     return presentMatch(await this.rows.match(ledger, id, body.posting_ids.map(String), body.note ?? null));
   }
 
-  @Post(':id/unmatch')
-  @HttpCode(200)
-  @RequireScope('ledger:write')
-  @Idempotent()
-  @ApiOperation({ summary: 'Reverse the live match: postings unreconciled, row open again; a row that is not matched is 409 invalid_state' })
-  @ApiEnveloped(ExternalTransactionResponse)
+  @RowChange('unmatch', 'Reverse the live match: postings unreconciled, row open again; a row that is not matched is 409 invalid_state')
   async unmatch(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Body() body: UnmatchDto) {
     return presentExternalTransaction(await this.rows.unmatch(ledger, id, body.reason ?? null));
   }
