@@ -1,4 +1,4 @@
-import { applyDecorators, Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { normalizeCurrency } from '../accounts/currencies';
 import { RequireScope } from '../auth/require-scope.decorator';
@@ -6,6 +6,7 @@ import { ApiEnveloped } from '../common/api-envelope.decorator';
 import { ListPage } from '../common/envelope.interceptor';
 import { LedgerApiController } from '../common/ledger-api-controller.decorator';
 import { LedgerScope } from '../common/mode';
+import { WriteRoute } from '../common/write-route.decorator';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { CurrentLedger } from '../ledgers/current-ledger.decorator';
 import { presentPosting } from '../postings/posting.presenter';
@@ -18,19 +19,9 @@ import { ExternalTransactionsService } from './external-transactions.service';
 import { presentIngestResult } from './ingest-result.presenter';
 import { presentMatch } from './reconciliation-match.record';
 
-/**
- * A change of a row's state answered with the row (200): route, scope, idempotency and documentation,
- * applied in the order stacked decorators would be, so the 200 descriptions keep their order.
- */
+/** A change of a row's state, answered with the row (200). */
 const RowChange = (action: string, summary: string) =>
-  applyDecorators(
-    ApiEnveloped(ExternalTransactionResponse),
-    ApiOperation({ summary }),
-    Idempotent(),
-    RequireScope('ledger:write'),
-    HttpCode(200),
-    Post(`:id/${action}`),
-  );
+  WriteRoute(`:id/${action}`, ApiEnveloped(ExternalTransactionResponse), ApiOperation({ summary }), HttpCode(200));
 
 @LedgerApiController('external_transactions', 'External transactions')
 export class ExternalTransactionsController {

@@ -4,6 +4,7 @@ import { RequireScope } from '../auth/require-scope.decorator';
 import { ApiEnveloped } from '../common/api-envelope.decorator';
 import { LedgerApiController } from '../common/ledger-api-controller.decorator';
 import { LedgerScope } from '../common/mode';
+import { WriteRoute } from '../common/write-route.decorator';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { CurrentLedger } from '../ledgers/current-ledger.decorator';
 import { CreateReserveDto } from './dto/create-reserve.dto';
@@ -29,18 +30,9 @@ const ReserveOp = (summary: string, errors: string) =>
     Unprocessable(errors),
   );
 
-/**
- * A move of funds out of a reserve account (`:id`): its route, scope, idempotency and documented answers,
- * applied in the order stacked decorators would be (the 200 description joins ReserveOp's, then Idempotent's).
- */
+/** A move of funds out of a reserve account (`:id`). */
 const MoveOut = (action: string, summary: string) =>
-  applyDecorators(
-    ReserveOp(summary, 'reserve_release_exceeds_balance, reserve_currency_mismatch, unknown_account, invalid_request'),
-    NotAReserve,
-    Idempotent(),
-    RequireScope('ledger:write'),
-    Post(`:id/${action}`),
-  );
+  WriteRoute(`:id/${action}`, ReserveOp(summary, 'reserve_release_exceeds_balance, reserve_currency_mismatch, unknown_account, invalid_request'), NotAReserve);
 
 @LedgerApiController('reserves', 'Reserves')
 export class ReservesController {
