@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { freePort } from '@bursar/dev-infra';
+import { suiteStack } from '@bursar/testing';
 import { accessToken, LedgerFixtures, TestClient } from './ledger-fixtures';
 import { LedgerTestApp, startLedgerTestApp } from './ledger-test-app';
 
@@ -11,14 +14,14 @@ export function leg(direction: 'debit' | 'credit', account: string, amount: stri
 }
 
 /** The ledger app for books tests: write rate limit out of the way; DEBUG_LOG=error shows server errors. */
-export function startBooksApp(label: string): Promise<LedgerTestApp> {
-  return startLedgerTestApp(label, { LEDGER_RATE_LIMIT_WRITES_PER_SECOND: '100000', LOG_LEVEL: process.env.DEBUG_LOG ?? 'silent' });
+export function startBooksApp(label: string, env: Record<string, string> = {}): Promise<LedgerTestApp> {
+  return startLedgerTestApp(label, { LEDGER_RATE_LIMIT_WRITES_PER_SECOND: '100000', LOG_LEVEL: process.env.DEBUG_LOG ?? 'silent', ...env });
 }
 
 /** A client of the books routes (/ledger/v1) holding one access token; writes carry a fresh Idempotency-Key. */
 export class BooksApi {
   constructor(
-    private readonly t: LedgerTestApp,
+    readonly t: LedgerTestApp,
     readonly token: string,
     readonly client: TestClient,
   ) {}
@@ -27,6 +30,20 @@ export class BooksApi {
   static async start(t: LedgerTestApp, scopes = ['ledger:read', 'ledger:write', 'ledger:period_close']): Promise<BooksApi> {
     const client = await LedgerFixtures.of(t).client({ scopes });
     return new BooksApi(t, await accessToken(t, client), client);
+  }
+
+  /** Closes the app it is a client of. */
+  close(): Promise<void> {
+    return this.t.close();
+  }
+
+  /** Bootstraps more organizations, ledgers and clients on the same app. */
+  get fx(): LedgerFixtures {
+    return LedgerFixtures.of(this.t);
+  }
+
+  get db(): DataSource {
+    return this.t.db;
   }
 
   private http() {
@@ -81,4 +98,55 @@ export class BooksApi {
     if (res.status !== 200) throw new Error(`events: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.data;
   }
+}
+
+/** An account a stack opens with: id, type, then `currency` and `extra` as `BooksApi.account` takes them. */
+export type AccountRow = [id: string, type: string, currency?: string, extra?: Json];
+
+/** The accounts specs book against most, by id (USD unless named otherwise): a stack opens them by name alone. */
+const USUAL_ACCOUNTS: Record<string, [type: string, currency?: string, extra?: Json]> = {
+  cash: ['asset'], bank: ['asset'], hold: ['asset'], equipment: ['asset'], idle: ['asset'], assets: ['asset'],
+  deposits: ['liability'], merchant: ['liability'], loan: ['liability'], wallet: ['liability', 'USD', { overdraft_policy: 'none' }],
+  capital: ['equity'], sales: ['revenue'], fees: ['revenue'], revenue: ['revenue'], rent: ['expense'],
+  'eur:cash': ['asset', 'EUR'], 'eur:deposits': ['liability', 'EUR'], 'eur:capital': ['equity', 'EUR'], 'eur:sales': ['revenue', 'EUR'],
+};
+
+function accountRow(account: string | AccountRow): AccountRow {
+  if (typeof account !== 'string') return account;
+  const usual = USUAL_ACCOUNTS[account];
+  if (!usual) throw new Error(`${account} is not a usual account: give it as [id, type, currency, extra]`);
+  return [account, ...usual];
+}
+
+export interface BooksStackSpec {
+  /** Settings for the app beyond the test defaults. */
+  env?: Record<string, string>;
+  /** The client's scopes (BooksApi.start's default when absent). */
+  scopes?: string[];
+  /** The app listens on a free port named as its LEDGER_PUBLIC_URL, for clients that check where it says it is. */
+  listen?: boolean;
+  /** Opened in this order: the id of a usual account, or a row. */
+  accounts?: readonly (string | AccountRow)[];
+}
+
+/**
+ * A ledger app for one describe block and a client of it, with the accounts the spec declares: opened in
+ * beforeAll, closed in afterAll. The answer is that client; `.t` is the app, `.fx` and `.db` reach behind it.
+ */
+export function booksStack(label: string, spec: BooksStackSpec = {}): BooksApi {
+  return suiteStack(
+    async () => {
+      const port = spec.listen ? await freePort() : undefined;
+      const t = await startBooksApp(label, { ...(port !== undefined && { LEDGER_PUBLIC_URL: `http://127.0.0.1:${port}` }), ...spec.env });
+      try {
+        if (port !== undefined) await t.app.listen(port, '127.0.0.1');
+        const api = await BooksApi.start(t, spec.scopes);
+        for (const [id, type, currency, extra] of (spec.accounts ?? []).map(accountRow)) await api.account(id, type, currency, extra);
+        return api;
+      } catch (err) {
+        await t.close();
+        throw err;
+      }
+    },
+  );
 }

@@ -19,7 +19,7 @@ export * from './http/create-http-app';
 export * from './http/run-service';
 export { registerFastValidator, type FastValidator } from './http/validation.pipe';
 export { fastValidator, field, type FieldRule } from './http/fast-validation';
-export { NestedDto, Nullable, OptionalIn, OptionalText, OptionalUuid, dtoConventionBreaches, nestedDtoCount } from './http/dto-conventions';
+export { NestedDto, NestedList, Nullable, OptionalIn, OptionalInt, OptionalText, OptionalUuid, RequiredText, dtoConventionBreaches, nestedDtoCount } from './http/dto-conventions';
 export * from './service-kit.module';
 export * from './rate-limit/redis-rate-limiter';
 export * from './rate-limit/rate-limiters';

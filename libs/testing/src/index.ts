@@ -16,3 +16,4 @@ export * from './otlp-receiver';
 export * from './books-invariants';
 export * from './statement-samples';
 export * from './suite-stack';
+export * from './rfc9162-reference';

@@ -16,7 +16,12 @@ export function suiteStack<S extends { close(): Promise<unknown> }>(start: () =>
     return started;
   };
   return new Proxy({} as S, {
-    get: (_, key) => Reflect.get(current(key), key) as unknown,
+    get: (_, key) => {
+      const stack = current(key);
+      const value = Reflect.get(stack, key, stack) as unknown;
+      // A method runs on the started stack itself (private state, `this`), not on this stand-in.
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(stack) : value;
+    },
     has: (_, key) => Reflect.has(current(key), key),
     ownKeys: () => Reflect.ownKeys(current('keys')),
     getOwnPropertyDescriptor: (_, key) => Reflect.getOwnPropertyDescriptor(current(key), key),

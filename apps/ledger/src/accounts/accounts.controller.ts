@@ -5,7 +5,7 @@ import { RequireScope } from '../auth/require-scope.decorator';
 import { ApiEnveloped } from '../common/api-envelope.decorator';
 import { LedgerApiController } from '../common/ledger-api-controller.decorator';
 import { LedgerScope } from '../common/mode';
-import { Preconditions, RequestPreconditions, sendValidators, validatorsOf } from '../common/preconditions';
+import { Preconditions, RequestPreconditions, validatorsOf, withValidators } from '../common/preconditions';
 import { CurrentLedger } from '../ledgers/current-ledger.decorator';
 import { presentAccount } from './account.presenter';
 import { AccountsService } from './accounts.service';
@@ -42,8 +42,7 @@ export class AccountsController {
   async get(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Res({ passthrough: true }) res: Response) {
     const account = await this.accounts.get(ledger, id);
     const presented = presentAccount(account);
-    sendValidators(res, validatorsOf(presented, account.updatedAt));
-    return presented;
+    return withValidators(res, validatorsOf(presented, account.updatedAt), presented);
   }
 
   @Patch(':id')

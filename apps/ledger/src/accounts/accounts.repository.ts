@@ -4,6 +4,7 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import { DataSource, EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
 import { LedgerScope } from '../common/mode';
 import { AccountEntity } from './account.entity';
+import { lockLedgerRow } from '../common/locked-update';
 
 export type NewAccount = Omit<
   AccountEntity,
@@ -78,11 +79,7 @@ export class AccountsRepository {
 
   /** Reads and locks the account until the transaction ends; postings lock accounts the same way. */
   lock(manager: EntityManager, scope: LedgerScope, id: string): Promise<AccountEntity | null> {
-    return this.rows(manager)
-      .createQueryBuilder('a')
-      .setLock('pessimistic_write')
-      .where('a.ledger_id = :ledgerId AND a.id = :id', { ledgerId: scope.ledgerId, id })
-      .getOne();
+    return lockLedgerRow(this.rows(manager), scope, id);
   }
 
   /** Applies `changes`, bumping lock_version and updated_at. */

@@ -1,5 +1,6 @@
-import { DataSource, EntityTarget, FindOptionsWhere, ObjectLiteral } from 'typeorm';
+import { DataSource, EntityTarget, FindOptionsWhere, ObjectLiteral, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { LedgerScope } from './mode';
 
 /**
  * Runs `change` on the row matching `where` while it is locked (SELECT ... FOR UPDATE), so a
@@ -22,4 +23,13 @@ export function updateLocked<T extends ObjectLiteral>(
     await rows.update(where, changes as QueryDeepPartialEntity<T>);
     return rows.findOneByOrFail(where);
   });
+}
+
+/** A ledger's row by id, read and locked (SELECT ... FOR UPDATE) until the caller's transaction ends. */
+export function lockLedgerRow<T extends ObjectLiteral>(rows: Repository<T>, scope: LedgerScope, id: string): Promise<T | null> {
+  return rows
+    .createQueryBuilder('r')
+    .setLock('pessimistic_write')
+    .where('r.ledger_id = :ledgerId AND r.id = :id', { ledgerId: scope.ledgerId, id })
+    .getOne();
 }

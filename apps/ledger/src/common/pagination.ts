@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { hmacSha256Hex, KEY_PURPOSES, timingSafeEqualString } from '@bursar/crypto';
+import { OptionalInt } from '@bursar/service-kit';
 import { LedgerSettings } from '../config/ledger.settings';
 import { ListPage } from './envelope.interceptor';
 import { LedgerErrors } from './ledger-errors';
@@ -35,12 +35,7 @@ export function pageQueryOf({ defaultLimit, maxLimit }: LimitBounds) {
     @MaxLength(1000)
     cursor?: string;
 
-    @ApiPropertyOptional({ minimum: 1, maximum: maxLimit, default: defaultLimit })
-    @IsOptional()
-    @Type(() => Number)
-    @IsInt()
-    @Min(1)
-    @Max(maxLimit)
+    @OptionalInt(1, maxLimit, { default: defaultLimit })
     limit: number = defaultLimit;
 
     @ApiPropertyOptional({ enum: ['true', 'false'], description: 'Adds `total` (rows matching the filters) to the list' })

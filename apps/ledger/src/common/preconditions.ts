@@ -25,11 +25,15 @@ export function validatorsOf(representation: unknown, updatedAt: Date): Validato
   return { etag: `"${sha256Hex(JSON.stringify(representation)).slice(0, 32)}"`, updatedAt };
 }
 
-/** Sets ETag and Last-Modified on a single-resource read, for the client's next conditional write. */
-export function sendValidators(res: Response, validators: Validators): void {
+/** `body` of a single-resource answer, with ETag and Last-Modified set for the client's next conditional write. */
+export function withValidators<T>(res: Response, validators: Validators, body: T): T {
   res.setHeader('ETag', validators.etag);
   res.setHeader('Last-Modified', validators.updatedAt.toUTCString());
+  return body;
 }
+
+/** How a conditional update documents itself. */
+export const CONDITIONAL_UPDATE = 'Honours If-Match (ETag of GET) and If-Unmodified-Since: 409 precondition_failed when stale.';
 
 function failed(message: string, header: string): never {
   throw LedgerErrors.error('precondition_failed', {

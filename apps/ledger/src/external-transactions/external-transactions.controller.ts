@@ -6,6 +6,7 @@ import { ApiEnveloped } from '../common/api-envelope.decorator';
 import { ListPage } from '../common/envelope.interceptor';
 import { LedgerApiController } from '../common/ledger-api-controller.decorator';
 import { LedgerScope } from '../common/mode';
+import { WriteRoute } from '../common/write-route.decorator';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { CurrentLedger } from '../ledgers/current-ledger.decorator';
 import { presentPosting } from '../postings/posting.presenter';
@@ -17,6 +18,10 @@ import { presentExternalTransaction } from './external-transaction.record';
 import { ExternalTransactionsService } from './external-transactions.service';
 import { presentIngestResult } from './ingest-result.presenter';
 import { presentMatch } from './reconciliation-match.record';
+
+/** A change of a row's state, answered with the row (200). */
+const RowChange = (action: string, summary: string) =>
+  WriteRoute(`:id/${action}`, ApiEnveloped(ExternalTransactionResponse), ApiOperation({ summary }), HttpCode(200));
 
 @LedgerApiController('external_transactions', 'External transactions')
 export class ExternalTransactionsController {
@@ -52,12 +57,7 @@ export class ExternalTransactionsController {
     return new ListPage((await this.rows.matchesOf(ledger, id)).map(presentMatch));
   }
 
-  @Post(':id/ignore')
-  @HttpCode(200)
-  @RequireScope('ledger:write')
-  @Idempotent()
-  @ApiOperation({ summary: 'Set an open row aside (status ignored); a matched row is 409 invalid_state' })
-  @ApiEnveloped(ExternalTransactionResponse)
+  @RowChange('ignore', 'Set an open row aside (status ignored); a matched row is 409 invalid_state')
   async ignore(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Body() body: IgnoreDto) {
     return presentExternalTransaction(await this.rows.ignore(ledger, id, body.reason ?? null));
   }
@@ -76,12 +76,7 @@ export class ExternalTransactionsController {
     return presentMatch(await this.rows.match(ledger, id, body.posting_ids.map(String), body.note ?? null));
   }
 
-  @Post(':id/unmatch')
-  @HttpCode(200)
-  @RequireScope('ledger:write')
-  @Idempotent()
-  @ApiOperation({ summary: 'Reverse the live match: postings unreconciled, row open again; a row that is not matched is 409 invalid_state' })
-  @ApiEnveloped(ExternalTransactionResponse)
+  @RowChange('unmatch', 'Reverse the live match: postings unreconciled, row open again; a row that is not matched is 409 invalid_state')
   async unmatch(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Body() body: UnmatchDto) {
     return presentExternalTransaction(await this.rows.unmatch(ledger, id, body.reason ?? null));
   }

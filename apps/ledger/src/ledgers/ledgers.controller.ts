@@ -7,7 +7,7 @@ import { LedgerApiController } from '../common/ledger-api-controller.decorator';
 import { LedgerErrors } from '../common/ledger-errors';
 import { TenantScope } from '../common/mode';
 import { Idempotent } from '../idempotency/idempotent.decorator';
-import { Preconditions, RequestPreconditions, sendValidators } from '../common/preconditions';
+import { CONDITIONAL_UPDATE, Preconditions, RequestPreconditions, withValidators } from '../common/preconditions';
 import { CreateLedgerDto } from './dto/create-ledger.dto';
 import { ListLedgersQuery } from './dto/list-ledgers.query';
 import { UpdateLedgerDto } from './dto/update-ledger.dto';
@@ -48,8 +48,7 @@ export class LedgersController {
   @ApiOperation({ summary: 'One ledger, with ETag and Last-Modified for conditional updates' })
   async get(@Tenant() tenant: TenantScope, @Param('id') id: string, @Res({ passthrough: true }) res: Response) {
     const ledger = await this.ledgers.get(tenant, id);
-    sendValidators(res, ledgerValidators(ledger));
-    return presentLedger(ledger);
+    return withValidators(res, ledgerValidators(ledger), presentLedger(ledger));
   }
 
   @Patch(':id')
@@ -57,7 +56,7 @@ export class LedgersController {
   @ApiEnveloped(LedgerResponse)
   @ApiOperation({
     summary: 'Rename, describe, tag or archive a ledger (archived_at: a timestamp archives, null restores)',
-    description: 'Honours If-Match (ETag of GET) and If-Unmodified-Since: 409 precondition_failed when stale.',
+    description: CONDITIONAL_UPDATE,
   })
   async update(
     @Tenant() tenant: TenantScope,
@@ -67,8 +66,7 @@ export class LedgersController {
     @Res({ passthrough: true }) res: Response,
   ) {
     const ledger = await this.ledgers.update(tenant, id, toChanges(body, tenant), pre);
-    sendValidators(res, ledgerValidators(ledger));
-    return presentLedger(ledger);
+    return withValidators(res, ledgerValidators(ledger), presentLedger(ledger));
   }
 }
 

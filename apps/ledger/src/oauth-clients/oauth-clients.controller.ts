@@ -6,7 +6,7 @@ import { LedgerErrors } from '../common/ledger-errors';
 import { LedgerApiController } from '../common/ledger-api-controller.decorator';
 import { ListPage } from '../common/envelope.interceptor';
 import { TenantScope } from '../common/mode';
-import { Preconditions, RequestPreconditions, sendValidators } from '../common/preconditions';
+import { CONDITIONAL_UPDATE, Preconditions, RequestPreconditions, withValidators } from '../common/preconditions';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { CreateOauthClientDto } from './dto/create-oauth-client.dto';
@@ -60,8 +60,7 @@ export class OauthClientsController {
   @ApiEnveloped(OauthClientResponse, { description: 'The client (never its secret), with ETag and Last-Modified' })
   async get(@Tenant() tenant: TenantScope, @Param('id') id: string, @Res({ passthrough: true }) res: Response) {
     const client = await this.clients.get(tenant, id);
-    sendValidators(res, oauthClientValidators(client));
-    return presentOauthClient(client);
+    return withValidators(res, oauthClientValidators(client), presentOauthClient(client));
   }
 
   @Patch(':id')
@@ -69,7 +68,7 @@ export class OauthClientsController {
   @ApiEnveloped(OauthClientResponse)
   @ApiOperation({
     summary: 'Rename a client (scopes, mode and ledger are fixed)',
-    description: 'Honours If-Match (ETag of GET) and If-Unmodified-Since: 409 precondition_failed when stale.',
+    description: CONDITIONAL_UPDATE,
   })
   async update(
     @Tenant() tenant: TenantScope,
@@ -79,8 +78,7 @@ export class OauthClientsController {
     @Res({ passthrough: true }) res: Response,
   ) {
     const client = await this.clients.rename(tenant, id, body.name, pre);
-    sendValidators(res, oauthClientValidators(client));
-    return presentOauthClient(client);
+    return withValidators(res, oauthClientValidators(client), presentOauthClient(client));
   }
 
   @Delete(':id')

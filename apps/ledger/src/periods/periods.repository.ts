@@ -4,6 +4,7 @@ import { DataSource, EntityManager, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { LedgerScope } from '../common/mode';
 import { PeriodCloseEntity } from './period-close.entity';
+import { lockLedgerRow } from '../common/locked-update';
 
 export type NewPeriodClose = Pick<
   PeriodCloseEntity,
@@ -52,11 +53,7 @@ export class PeriodsRepository {
   }
 
   lock(manager: EntityManager, scope: LedgerScope, id: string): Promise<PeriodCloseEntity | null> {
-    return this.rows(manager)
-      .createQueryBuilder('c')
-      .setLock('pessimistic_write')
-      .where('c.ledger_id = :ledgerId AND c.id = :id', { ledgerId: scope.ledgerId, id })
-      .getOne();
+    return lockLedgerRow(this.rows(manager), scope, id);
   }
 
   async reopen(manager: EntityManager, scope: LedgerScope, id: string, label: string): Promise<PeriodCloseEntity> {

@@ -53,15 +53,17 @@ export class ReportsController {
 
   @ReportRoute('income_statement', IncomeStatementReport, 'Revenue, expense and net income over [from, to), optionally bucketed by granularity')
   async incomeStatement(@CurrentLedger() ledger: LedgerScope, @Query() q: PeriodReportQuery, @Req() req: Request, @Res() res: Response) {
-    const from = dateOr(q.from, null);
-    const report = await this.reports.incomeStatement(ledger, from, dateOr(q.to, new Date()), q.granularity, { currency: q.currency });
-    this.send(req, res, q.format, report);
+    await this.sendPeriodReport('incomeStatement', ledger, q, req, res);
   }
 
   @ReportRoute('cash_flow', CashFlowReport, 'Net change of asset accounts over [from, to), bucketed by the kind of the opposite legs; pending excluded')
   async cashFlow(@CurrentLedger() ledger: LedgerScope, @Query() q: PeriodReportQuery, @Req() req: Request, @Res() res: Response) {
-    const from = dateOr(q.from, null);
-    const report = await this.reports.cashFlow(ledger, from, dateOr(q.to, new Date()), q.granularity, { currency: q.currency });
+    await this.sendPeriodReport('cashFlow', ledger, q, req, res);
+  }
+
+  /** A report over [from, to): from the beginning and until now when not given. */
+  private async sendPeriodReport(kind: 'incomeStatement' | 'cashFlow', ledger: LedgerScope, q: PeriodReportQuery, req: Request, res: Response) {
+    const report = await this.reports[kind](ledger, dateOr(q.from, null), dateOr(q.to, new Date()), q.granularity, { currency: q.currency });
     this.send(req, res, q.format, report);
   }
 

@@ -4,6 +4,7 @@ import { RequireScope } from '../auth/require-scope.decorator';
 import { ApiEnveloped } from '../common/api-envelope.decorator';
 import { LedgerApiController } from '../common/ledger-api-controller.decorator';
 import { LedgerScope } from '../common/mode';
+import { WriteRoute } from '../common/write-route.decorator';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { CurrentLedger } from '../ledgers/current-ledger.decorator';
 import { CreateReserveDto } from './dto/create-reserve.dto';
@@ -29,6 +30,10 @@ const ReserveOp = (summary: string, errors: string) =>
     Unprocessable(errors),
   );
 
+/** A move of funds out of a reserve account (`:id`). */
+const MoveOut = (action: string, summary: string) =>
+  WriteRoute(`:id/${action}`, ReserveOp(summary, 'reserve_release_exceeds_balance, reserve_currency_mismatch, unknown_account, invalid_request'), NotAReserve);
+
 @LedgerApiController('reserves', 'Reserves')
 export class ReservesController {
   constructor(private readonly reserves: ReservesService) {}
@@ -45,26 +50,12 @@ export class ReservesController {
     return this.reserves.create(ledger, body);
   }
 
-  @Post(':id/release')
-  @RequireScope('ledger:write')
-  @Idempotent()
-  @NotAReserve
-  @ReserveOp(
-    'Move amount from the reserve account to the target account; 404 when id is not a reserve account',
-    'reserve_release_exceeds_balance, reserve_currency_mismatch, unknown_account, invalid_request',
-  )
+  @MoveOut('release', 'Move amount from the reserve account to the target account; 404 when id is not a reserve account')
   release(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Body() body: ReleaseReserveDto) {
     return this.reserves.release(ledger, id, body);
   }
 
-  @Post(':id/claw')
-  @RequireScope('ledger:write')
-  @Idempotent()
-  @NotAReserve
-  @ReserveOp(
-    'Move amount from the reserve account to an operator account, recording reason_code; 404 when id is not a reserve account',
-    'reserve_release_exceeds_balance, reserve_currency_mismatch, unknown_account, invalid_request',
-  )
+  @MoveOut('claw', 'Move amount from the reserve account to an operator account, recording reason_code; 404 when id is not a reserve account')
   claw(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Body() body: ClawReserveDto) {
     return this.reserves.claw(ledger, id, body);
   }

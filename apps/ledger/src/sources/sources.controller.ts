@@ -6,7 +6,7 @@ import { ApiEnveloped } from '../common/api-envelope.decorator';
 import { LedgerApiController } from '../common/ledger-api-controller.decorator';
 import { LedgerScope } from '../common/mode';
 import { PageQuery } from '../common/pagination';
-import { Preconditions, RequestPreconditions, sendValidators } from '../common/preconditions';
+import { Preconditions, RequestPreconditions, withValidators } from '../common/preconditions';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { CurrentLedger } from '../ledgers/current-ledger.decorator';
 import { CreateSourceDto, UpdateSourceDto } from './dto/source.dto';
@@ -59,8 +59,7 @@ export class SourcesController {
   @ApiEnveloped(SourceResponse)
   async get(@CurrentLedger() ledger: LedgerScope, @Param('id') id: string, @Res({ passthrough: true }) res: Response) {
     const source = await this.sources.get(ledger, id);
-    sendValidators(res, this.sources.validators(source));
-    return this.sources.present(source);
+    return withValidators(res, this.sources.validators(source), this.sources.present(source));
   }
 
   @Patch(':id')
@@ -78,7 +77,6 @@ export class SourcesController {
     @Res({ passthrough: true }) res: Response,
   ) {
     const source = await this.sources.update(ledger, id, settingsOf(body), pre);
-    sendValidators(res, this.sources.validators(source));
-    return this.sources.present(source);
+    return withValidators(res, this.sources.validators(source), this.sources.present(source));
   }
 }

@@ -1,17 +1,8 @@
-import { DataSource } from 'typeorm';
-import { BooksApi, startBooksApp } from '../books-api';
-import { accessToken, LedgerFixtures } from '../ledger-fixtures';
-import { LedgerTestApp } from '../ledger-test-app';
+import { BooksApi, booksStack } from '../books-api';
+import { accessToken } from '../ledger-fixtures';
 
 describe('Account templates, accounts and balances', () => {
-  let t: LedgerTestApp;
-  let api: BooksApi;
-
-  beforeAll(async () => {
-    t = await startBooksApp('accounts');
-    api = await BooksApi.start(t);
-  });
-  afterAll(() => t.close());
+  const api = booksStack('accounts');
 
   describe('templates', () => {
     it('creates an immutable template, refuses a taken name and reads it back', async () => {
@@ -47,7 +38,7 @@ describe('Account templates, accounts and balances', () => {
       const list = await api.get('/account_templates').expect(200);
       expect(list.body.data.map((x: { name: string }) => x.name)).toEqual(['wallet']);
       // Immutable in the database too, not only for want of a route.
-      await expect(t.app.get(DataSource).query(`UPDATE account_templates SET description = 'x'`)).rejects.toThrow(/not allowed/);
+      await expect(api.db.query(`UPDATE account_templates SET description = 'x'`)).rejects.toThrow(/not allowed/);
     });
 
     it.each([
@@ -205,15 +196,15 @@ describe('Account templates, accounts and balances', () => {
   describe('isolation', () => {
     it('keeps books apart per ledger and per organization', async () => {
       // A second ledger of the same organization, through a client pinned to it.
-      const client = await LedgerFixtures.of(t).client({ organizationId: api.client.organizationId, scopes: ['ledger:read', 'ledger:write'] });
-      const sibling = new BooksApi(t, await accessToken(t, client), client);
+      const client = await api.fx.client({ organizationId: api.client.organizationId, scopes: ['ledger:read', 'ledger:write'] });
+      const sibling = new BooksApi(api.t, await accessToken(api.t, client), client);
       await sibling.post('/accounts', { id: 'cash:usd', name: 'Other cash', type: 'asset', currency: 'USD' }).expect(201);
       expect((await sibling.get('/accounts').expect(200)).body.data.map((a: { id: string }) => a.id)).toEqual(['cash:usd']);
       expect((await api.get('/accounts/cash:usd').expect(200)).body.data.name).toBe('Cash');
       expect((await sibling.get('/accounts/cash:usd').expect(200)).body.data.name).toBe('Other cash');
       await sibling.get('/account_templates/wallet').expect(404);
 
-      const stranger = await BooksApi.start(t);
+      const stranger = await BooksApi.start(api.t);
       await stranger.get('/accounts/rev:a').expect(404);
       await stranger.get('/account_templates/wallet').expect(404);
       expect((await stranger.get('/accounts').expect(200)).body.data).toEqual([]);

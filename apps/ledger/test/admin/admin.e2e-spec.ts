@@ -3,17 +3,15 @@ import request from 'supertest';
 import { runLedgerAdmin } from '../../src/admin/ledger-admin';
 import { CLIENT_SCOPES } from '../../src/oauth-clients/oauth-scopes';
 import { accessToken, LedgerFixtures } from '../ledger-fixtures';
-import { LedgerTestApp, startLedgerTestApp } from '../ledger-test-app';
+import { ledgerAppStack } from '../ledger-test-app';
 
 describe('ledger:admin operator commands', () => {
-  let t: LedgerTestApp;
+  const t = ledgerAppStack('admin');
   let fx: LedgerFixtures;
 
   beforeAll(async () => {
-    t = await startLedgerTestApp('admin');
     fx = LedgerFixtures.of(t);
   });
-  afterAll(() => t.close());
 
   it('creates an organization, a test ledger and a client, printing ids and the secret once', async () => {
     const organization = await fx.run('create-organization', '--name', 'Acme Books');

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { findSecretsInDatabase } from '@bursar/testing';
 import { accessToken, LedgerFixtures } from '../ledger-fixtures';
-import { LedgerTestApp, startLedgerTestApp } from '../ledger-test-app';
+import { ledgerAppStack } from '../ledger-test-app';
 
 /**
  * After the ledger's secret-bearing routes ran (OAuth clients created and rotated, webhook signing
@@ -11,12 +11,7 @@ import { LedgerTestApp, startLedgerTestApp } from '../ledger-test-app';
  * idempotency keys whose stored replies hold them), no column of any table holds one in the clear.
  */
 describe('ledger secrets at rest', () => {
-  let t: LedgerTestApp;
-
-  beforeAll(async () => {
-    t = await startLedgerTestApp('secrets_at_rest', { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
-  });
-  afterAll(() => t.close());
+  const t = ledgerAppStack('secrets_at_rest', { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
 
   it('stores no client secret, signing secret, inbound token or inbound secret in the clear', async () => {
     const fx = LedgerFixtures.of(t);

@@ -1,31 +1,23 @@
 import request from 'supertest';
-import { accessToken, LedgerFixtures, TestClient } from '../ledger-fixtures';
-import { LedgerTestApp, startLedgerTestApp } from '../ledger-test-app';
+import { booksStack } from '../books-api';
+import { accessToken, LedgerFixtures } from '../ledger-fixtures';
+import { startLedgerTestApp } from '../ledger-test-app';
 
 describe('bearer authentication, scopes and envelopes', () => {
-  let t: LedgerTestApp;
-  let fx: LedgerFixtures;
-  let client: TestClient;
-
-  beforeAll(async () => {
-    t = await startLedgerTestApp('auth');
-    fx = LedgerFixtures.of(t);
-    client = await fx.client({ scopes: ['ledger:read', 'ledger:write'] });
-  });
-  afterAll(() => t.close());
+  const stack = booksStack('auth', { scopes: ['ledger:read', 'ledger:write'] });
 
   const get = (path: string, token?: string) => {
-    const req = request(t.app.getHttpServer()).get(path);
+    const req = request(stack.t.app.getHttpServer()).get(path);
     return token ? req.set('Authorization', `Bearer ${token}`) : req;
   };
 
   it('answers GET /organizations/me in the single envelope, test mode', async () => {
-    const res = await get('/ledger/v1/organizations/me', await accessToken(t, client)).expect(200);
+    const res = await get('/ledger/v1/organizations/me', await accessToken(stack.t, stack.client)).expect(200);
     const requestId = res.headers['x-request-id'];
     expect(res.body).toEqual({
       data: {
         object: 'organization',
-        id: client.organizationId,
+        id: stack.client.organizationId,
         name: 'Acme',
         plan: 'free',
         metadata: {},
@@ -39,10 +31,10 @@ describe('bearer authentication, scopes and envelopes', () => {
   });
 
   it('reports livemode true for a live client', async () => {
-    const live = await fx.client({ mode: 'live', scopes: ['ledger:read'], organizationId: client.organizationId });
-    const res = await get('/ledger/v1/organizations/me', await accessToken(t, live)).expect(200);
+    const live = await stack.fx.client({ mode: 'live', scopes: ['ledger:read'], organizationId: stack.client.organizationId });
+    const res = await get('/ledger/v1/organizations/me', await accessToken(stack.t, live)).expect(200);
     expect(res.body.livemode).toBe(true);
-    expect(res.body.data.id).toBe(client.organizationId);
+    expect(res.body.data.id).toBe(stack.client.organizationId);
   });
 
   it('refuses a missing bearer token with 401 unauthorized and a Bearer challenge', async () => {
@@ -72,7 +64,7 @@ describe('bearer authentication, scopes and envelopes', () => {
   });
 
   it('answers a token without the needed scope with 403 insufficient_scope naming it', async () => {
-    const token = await accessToken(t, client, 'ledger:write');
+    const token = await accessToken(stack.t, stack.client, 'ledger:write');
     const res = await get('/ledger/v1/organizations/me', token).expect(403);
     expect(res.headers['www-authenticate']).toBe('Bearer realm="bursar-ledger", error="insufficient_scope", scope="ledger:read"');
     expect(res.body.error).toMatchObject({ code: 'insufficient_scope', hint: expect.stringContaining('ledger:read') });

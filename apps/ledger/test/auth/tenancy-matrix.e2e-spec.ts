@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { decodeJwt, generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
 import request from 'supertest';
-import { accessToken, LedgerFixtures, TestClient } from '../ledger-fixtures';
-import { LedgerTestApp, startLedgerTestApp } from '../ledger-test-app';
+import { accessToken, LedgerFixtures } from '../ledger-fixtures';
+import { startLedgerTestApp } from '../ledger-test-app';
+import { booksStack } from '../books-api';
 
 /*
  * Tenancy matrix, generated from the service's own OpenAPI document (the openapi test holds every
@@ -30,45 +31,35 @@ const ORGANIZATION_ROUTES = /^\/ledger\/v1\/(ledgers|oauth_clients)\//;
 const PERIOD_CLOSE_ROUTES = /^\/ledger\/v1\/period_closes\//;
 
 describe('tenancy and identity matrix (ledger)', () => {
-  let t: LedgerTestApp;
-  let fx: LedgerFixtures;
-  let owner: TestClient;
-  let ownerToken: string;
+  const stack = booksStack('tenancy_matrix', { scopes: ALL_SCOPES, accounts: ['cash', ['revenue', 'asset']] });
   let routes: Route[];
   const callers: Record<string, string> = {};
   /** A resource id of the owner for each collection path (`/ledger/v1/accounts`). */
   const ownIds = new Map<string, string>();
 
-  const http = () => request(t.app.getHttpServer());
+  const http = () => request(stack.t.app.getHttpServer());
   const call = (route: Route, path: string, token: string) =>
     http()[route.method as 'get'](path).set('Authorization', `Bearer ${token}`).set(JSON_HEADERS).send(route.method === 'get' ? undefined : {});
 
   beforeAll(async () => {
-    t = await startLedgerTestApp('tenancy_matrix');
-    fx = LedgerFixtures.of(t);
-    owner = await fx.client({ scopes: ALL_SCOPES });
-    ownerToken = await accessToken(t, owner);
     const as = (token: string) => ({ Authorization: `Bearer ${token}`, ...JSON_HEADERS });
-    for (const id of ['cash', 'revenue']) {
-      await http().post('/ledger/v1/accounts').set(as(ownerToken)).send({ id, name: id, type: 'asset', currency: 'USD' }).expect(201);
-    }
-    await http().post('/ledger/v1/transactions').set(as(ownerToken)).set('Idempotency-Key', 'matrix-1').send({
+    await http().post('/ledger/v1/transactions').set(as(stack.token)).set('Idempotency-Key', 'matrix-1').send({
       postings: [
         { account: 'cash', direction: 'debit', amount: '100', currency: 'USD' },
         { account: 'revenue', direction: 'credit', amount: '100', currency: 'USD' },
       ],
     }).expect(201);
 
-    const other = await fx.client({ scopes: ALL_SCOPES });
-    const live = await fx.client({ mode: 'live', organizationId: owner.organizationId, scopes: ALL_SCOPES });
-    const otherLedger = await fx.client({ organizationId: owner.organizationId, scopes: ALL_SCOPES });
+    const other = await stack.fx.client({ scopes: ALL_SCOPES });
+    const live = await stack.fx.client({ mode: 'live', organizationId: stack.client.organizationId, scopes: ALL_SCOPES });
+    const otherLedger = await stack.fx.client({ organizationId: stack.client.organizationId, scopes: ALL_SCOPES });
     // The owner's own ledger, but only a scope that no id-bearing operation accepts alone.
-    const lacking = await fx.run('create-client', '--organization', owner.organizationId, '--ledger', owner.ledgerId, '--mode', 'test', '--scopes', 'ledger:period_close');
-    callers['another organization'] = await accessToken(t, other);
-    callers['another mode (live)'] = await accessToken(t, live);
-    callers['another ledger'] = await accessToken(t, otherLedger);
-    callers['lacking the capability'] = await accessToken(t, {
-      organizationId: owner.organizationId, ledgerId: owner.ledgerId, clientId: String(lacking.client_id), clientSecret: String(lacking.client_secret),
+    const lacking = await stack.fx.run('create-client', '--organization', stack.client.organizationId, '--ledger', stack.client.ledgerId, '--mode', 'test', '--scopes', 'ledger:period_close');
+    callers['another organization'] = await accessToken(stack.t, other);
+    callers['another mode (live)'] = await accessToken(stack.t, live);
+    callers['another ledger'] = await accessToken(stack.t, otherLedger);
+    callers['lacking the capability'] = await accessToken(stack.t, {
+      organizationId: stack.client.organizationId, ledgerId: stack.client.ledgerId, clientId: String(lacking.client_id), clientSecret: String(lacking.client_secret),
     });
 
     const doc = (await http().get('/ledger/v1/openapi.json').expect(200)).body;
@@ -81,16 +72,15 @@ describe('tenancy and identity matrix (ledger)', () => {
     }
     // The owner's ids: the first item of each collection it can list.
     for (const collection of new Set(routes.map((r) => r.path.split('/{')[0]))) {
-      const res = await http().get(collection).set(as(ownerToken));
+      const res = await http().get(collection).set(as(stack.token));
       const first = res.status === 200 && Array.isArray(res.body.data) ? res.body.data[0] : undefined;
       if (first?.id) ownIds.set(collection, String(first.id));
     }
-    ownIds.set('/ledger/v1/ledgers', owner.ledgerId);
+    ownIds.set('/ledger/v1/ledgers', stack.client.ledgerId);
     // A client of its own for the client routes, so the DELETE below never removes the owner's.
-    const spare = await fx.run('create-client', '--organization', owner.organizationId, '--ledger', owner.ledgerId, '--mode', 'test', '--scopes', 'ledger:read');
+    const spare = await stack.fx.run('create-client', '--organization', stack.client.organizationId, '--ledger', stack.client.ledgerId, '--mode', 'test', '--scopes', 'ledger:read');
     ownIds.set('/ledger/v1/oauth_clients', String(spare.client_id));
   });
-  afterAll(() => t.close());
 
   const concrete = (route: Route) => {
     const collection = route.path.split('/{')[0];
@@ -108,7 +98,7 @@ describe('tenancy and identity matrix (ledger)', () => {
 
   it('lets the owner read its seeded resources (so the foreign 404s below are about tenancy)', async () => {
     for (const route of routes.filter((r) => r.method === 'get' && !/\{[^}]+\}.*\{/.test(r.path) && concrete(r).seeded)) {
-      const res = await call(route, concrete(route).path, ownerToken);
+      const res = await call(route, concrete(route).path, stack.token);
       expect([route.path, res.status]).toEqual([route.path, 200]);
     }
   });
@@ -140,7 +130,7 @@ describe('tenancy and identity matrix (ledger)', () => {
       expect(res.status).toBe(401);
       expect(res.body.error.code).toBe('unauthorized');
     };
-    const claims = () => decodeJwt(ownerToken);
+    const claims = () => decodeJwt(stack.token);
 
     it('alg none', async () => attempt(new UnsecuredJWT(claims()).encode()));
     it('a foreign key id', async () =>
@@ -153,7 +143,7 @@ describe('tenancy and identity matrix (ledger)', () => {
     });
 
     it('expired: a valid token a day later', async () => {
-      const token = await accessToken(t, owner);
+      const token = await accessToken(stack.t, stack.client);
       await http().get('/ledger/v1/accounts').set('Authorization', `Bearer ${token}`).expect(200);
       jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'setInterval', 'clearTimeout', 'clearInterval', 'queueMicrotask'] });
       try {
@@ -166,7 +156,7 @@ describe('tenancy and identity matrix (ledger)', () => {
 
     it('wrong issuer: signed with the same secret by a deployment at another address', async () => {
       const elsewhere = await startLedgerTestApp('tenancy_matrix_iss', {
-        LEDGER_SECRET_KEY: t.settings.LEDGER_SECRET_KEY,
+        LEDGER_SECRET_KEY: stack.t.settings.LEDGER_SECRET_KEY,
         LEDGER_PUBLIC_URL: 'https://ledger.elsewhere.example',
       });
       try {

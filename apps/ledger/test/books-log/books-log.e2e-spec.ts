@@ -1,76 +1,25 @@
 import { createHash } from 'node:crypto';
 import { compactVerify, createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import request from 'supertest';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { verifyRemoteLog } from '@bursar/service-kit';
+import { rfcLeafHash, rfcRoot, rfcVerifyConsistency, rfcVerifyInclusion } from '@bursar/testing';
 import { runLedgerAdmin } from '../../src/admin/ledger-admin';
-import { BooksApi, Json, startBooksApp } from '../books-api';
-import { LedgerTestApp } from '../ledger-test-app';
+import { BooksApi, booksStack, Json } from '../books-api';
 
-/*
- * RFC 9162 section 2.1, written out plainly from the RFC and independent of libs/crypto: the tree
- * hash by its recursive definition, and the two verification algorithms of 2.1.3.2 and 2.1.4.2.
- */
-const sha = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest();
-const leafOf = (leaf: string) => sha(Buffer.from([0]), Buffer.from(leaf, 'utf8'));
-const node = (l: Buffer, r: Buffer) => sha(Buffer.from([1]), l, r);
-function mth(leaves: Buffer[]): Buffer {
-  if (leaves.length === 0) return sha();
-  if (leaves.length === 1) return leaves[0];
-  let k = 1;
-  while (k * 2 < leaves.length) k *= 2;
-  return node(mth(leaves.slice(0, k)), mth(leaves.slice(k)));
-}
-function inclusionHolds(hash: Buffer, index: number, size: number, path: Buffer[], root: Buffer): boolean {
-  if (index >= size) return false;
-  let fn = index;
-  let sn = size - 1;
-  let r = hash;
-  for (const p of path) {
-    if (sn === 0) return false;
-    if (fn % 2 === 1 || fn === sn) {
-      r = node(p, r);
-      if (fn % 2 === 0) while (fn % 2 === 0 && fn !== 0) [fn, sn] = [fn >> 1, sn >> 1];
-    } else r = node(r, p);
-    [fn, sn] = [fn >> 1, sn >> 1];
-  }
-  return sn === 0 && r.equals(root);
-}
-function consistencyHolds(m: number, n: number, proof: Buffer[], oldRoot: Buffer, newRoot: Buffer): boolean {
-  if (m === n) return proof.length === 0 && oldRoot.equals(newRoot);
-  if (proof.length === 0) return false;
-  const path = (m & (m - 1)) === 0 ? [oldRoot, ...proof] : proof;
-  let fn = m - 1;
-  let sn = n - 1;
-  while (fn % 2 === 1) [fn, sn] = [fn >> 1, sn >> 1];
-  let fr = path[0];
-  let sr = path[0];
-  for (const c of path.slice(1)) {
-    if (sn === 0) return false;
-    if (fn % 2 === 1 || fn === sn) {
-      fr = node(c, fr);
-      sr = node(c, sr);
-      while (fn % 2 === 0 && fn !== 0) [fn, sn] = [fn >> 1, sn >> 1];
-    } else sr = node(sr, c);
-    [fn, sn] = [fn >> 1, sn >> 1];
-  }
-  return fr.equals(oldRoot) && sr.equals(newRoot) && sn === 0;
-}
 const hex = (h: string) => Buffer.from(h, 'hex');
 
 describe('Books log: every change to a ledger as a verifiable Merkle log', () => {
-  let t: LedgerTestApp;
-  let api: BooksApi;
-  let db: DataSource;
+  const api = booksStack('books-log', { accounts: ['cash', 'capital', 'hold'] });
   const ids: Record<string, string> = {};
 
   const entries = async (query = ''): Promise<Json[]> => (await api.get(`/log/entries?limit=1000${query}`).expect(200)).body.data;
   const checkpoint = async () => (await api.post('/log/checkpoints').expect(201)).body.data;
-  const verify = async () => runLedgerAdmin(['verify-log', '--ledger', api.client.ledgerId], db) as Promise<{ ok: boolean; logs: { findings: Json[] }[] }>;
+  const verify = async () => runLedgerAdmin(['verify-log', '--ledger', api.client.ledgerId], api.db) as Promise<{ ok: boolean; logs: { findings: Json[] }[] }>;
   /** Runs `sql` with triggers off (as an intruder with database access would), then puts things back with `undo`. */
   const tampered = async (sql: (em: EntityManager) => Promise<void>, undo: (em: EntityManager) => Promise<void>) => {
     const raw = (work: (em: EntityManager) => Promise<void>) =>
-      db.transaction(async (em) => {
+      api.db.transaction(async (em) => {
         await em.query(`SET LOCAL session_replication_role = replica`);
         await work(em);
       });
@@ -83,12 +32,6 @@ describe('Books log: every change to a ledger as a verifiable Merkle log', () =>
   };
 
   beforeAll(async () => {
-    t = await startBooksApp('books-log');
-    db = t.app.get(DataSource);
-    api = await BooksApi.start(t);
-    await api.account('cash', 'asset');
-    await api.account('capital', 'equity');
-    await api.account('hold', 'asset');
     ids.first = (await api.transfer('capital', 'cash', '100', 'USD', { metadata: { order: 'A-1' } }).expect(201)).body.data.id;
     ids.pending = (
       await api
@@ -106,7 +49,6 @@ describe('Books log: every change to a ledger as a verifiable Merkle log', () =>
     ids.close = (await api.post('/period_closes', { period_start: '2020-01-01T00:00:00Z', period_end: '2020-02-01T00:00:00Z', closed_by_label: 'controller' }).expect(201)).body.data.id;
     await api.post(`/period_closes/${ids.close}/reopen`, { reopened_by_label: 'cfo' }).expect(200);
   });
-  afterAll(() => t.close());
 
   it('records each change once, in commit order, with the facts it wrote', async () => {
     const cp = await checkpoint();
@@ -147,17 +89,17 @@ describe('Books log: every change to a ledger as a verifiable Merkle log', () =>
     // A commit is an entry of its own: the creation's leaf still says the legs were written pending.
     expect(JSON.parse(log[4].leaf as string).facts.postings.map((p: Json) => p.pending)).toEqual([true, true]);
     expect(JSON.parse(log[5].leaf as string).facts.committed).toHaveLength(2);
-    for (const e of log) expect(leafOf(e.leaf as string).toString('hex')).toBe(e.leaf_hash);
+    for (const e of log) expect(rfcLeafHash(e.leaf as string).toString('hex')).toBe(e.leaf_hash);
     // Once sealed, a transaction names where its creation sits.
     expect((await api.get(`/transactions/${ids.first}`).expect(200)).body.data.log_index).toBe(3);
     expect((await api.get(`/transactions?limit=10`).expect(200)).body.data.map((t: Json) => t.log_index).sort()).toEqual([3, 4, 7]);
     expect((await api.transfer('capital', 'cash', '1').expect(201)).body.data.log_index).toBeNull();
-    expect(mth(log.map((e) => hex(e.leaf_hash as string))).toString('hex')).toBe(cp.root_hash);
+    expect(rfcRoot(log.map((e) => hex(e.leaf_hash as string))).toString('hex')).toBe(cp.root_hash);
   });
 
   it('signs checkpoints with a key of its public JWKS, also at /.well-known/jwks.json', async () => {
     const cp = await checkpoint();
-    const server = request(t.app.getHttpServer());
+    const server = request(api.t.app.getHttpServer());
     const jwks = (await server.get('/ledger/v1/log/jwks.json').expect(200)).body;
     expect((await server.get('/.well-known/jwks.json').expect(200)).body).toEqual(jwks);
     const { payload, protectedHeader } = await compactVerify(cp.token, createLocalJWKSet(jwks));
@@ -171,18 +113,18 @@ describe('Books log: every change to a ledger as a verifiable Merkle log', () =>
   it('proves inclusion of every entry and consistency between every two sizes, checked by the RFC algorithms', async () => {
     const log = await entries();
     const size = log.length;
-    const root = mth(log.map((e) => hex(e.leaf_hash as string)));
+    const root = rfcRoot(log.map((e) => hex(e.leaf_hash as string)));
     for (const e of log) {
       const proof = (await api.get(`/log/proofs/inclusion?index=${e.index}&tree_size=${size}`).expect(200)).body.data;
       expect(proof).toMatchObject({ object: 'inclusion_proof', leaf_hash: e.leaf_hash, root_hash: root.toString('hex') });
-      expect(inclusionHolds(hex(e.leaf_hash as string), e.index as number, size, proof.audit_path.map(hex), root)).toBe(true);
-      expect(inclusionHolds(hex(e.leaf_hash as string), ((e.index as number) + 1) % size, size, proof.audit_path.map(hex), root)).toBe(false);
+      expect(rfcVerifyInclusion(hex(e.leaf_hash as string), e.index as number, size, proof.audit_path.map(hex), root)).toBe(true);
+      expect(rfcVerifyInclusion(hex(e.leaf_hash as string), ((e.index as number) + 1) % size, size, proof.audit_path.map(hex), root)).toBe(false);
     }
     for (let m = 1; m <= size; m++) {
       const proof = (await api.get(`/log/proofs/consistency?from_size=${m}&to_size=${size}`).expect(200)).body.data;
-      const oldRoot = mth(log.slice(0, m).map((e) => hex(e.leaf_hash as string)));
+      const oldRoot = rfcRoot(log.slice(0, m).map((e) => hex(e.leaf_hash as string)));
       expect(proof.from_root).toBe(oldRoot.toString('hex'));
-      expect(consistencyHolds(m, size, proof.proof.map(hex), oldRoot, root)).toBe(true);
+      expect(rfcVerifyConsistency(m, size, proof.proof.map(hex), oldRoot, root)).toBe(true);
     }
   });
 
@@ -195,12 +137,12 @@ describe('Books log: every change to a ledger as a verifiable Merkle log', () =>
     expect((await api.get('/log/proofs/inclusion?index=-1&tree_size=2').expect(422)).body.error.code).toBe('invalid_request');
     expect((await api.get('/log/proofs/consistency?from_size=x&to_size=2').expect(422)).body.error.code).toBe('invalid_request');
     expect((await api.get('/log/checkpoints?cursor=abc').expect(422)).body.error.code).toBe('invalid_request');
-    const empty = await BooksApi.start(t);
+    const empty = await BooksApi.start(api.t);
     expect((await empty.post('/log/checkpoints').expect(409)).body.error.code).toBe('checkpoint_unavailable');
     expect((await empty.get('/log/checkpoints/latest').expect(404)).body.error.code).toBe('not_found');
-    const reader = await BooksApi.start(t, ['ledger:read']);
+    const reader = await BooksApi.start(api.t, ['ledger:read']);
     expect((await reader.post('/log/checkpoints').expect(403)).body.error.code).toBe('insufficient_scope');
-    await request(t.app.getHttpServer()).get('/ledger/v1/log/entries').expect(401);
+    await request(api.t.app.getHttpServer()).get('/ledger/v1/log/entries').expect(401);
   });
 
   it('serves entries page by page and by resource', async () => {
@@ -237,7 +179,7 @@ describe('Books log: every change to a ledger as a verifiable Merkle log', () =>
       expect.arrayContaining([expect.objectContaining({ problem: 'leaf_mismatch', index: created.index, resource_id: ids.first, detail: expect.stringContaining('facts.postings') })]),
     );
 
-    const [event] = await db.query(`SELECT * FROM events WHERE type = 'transaction.updated' AND resource_id = $1`, [ids.first]);
+    const [event] = await api.db.query(`SELECT * FROM events WHERE type = 'transaction.updated' AND resource_id = $1`, [ids.first]);
     const updated = log.find((e) => e.type === 'transaction.updated') as Json;
     const deleted = await tampered(
       (em) => em.query(`DELETE FROM events WHERE id = $1`, [event.id]),
@@ -287,7 +229,7 @@ describe('Books log: every change to a ledger as a verifiable Merkle log', () =>
   });
 
   it('the standalone verifier checks a saved checkpoint, the latest one and a resource from the API alone', async () => {
-    const server = t.app.getHttpServer();
+    const server = api.t.app.getHttpServer();
     if (!server.listening) await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     const remote = { baseUrl: `http://127.0.0.1:${server.address().port}`, logPath: '/ledger/v1/log', jwksPath: '/ledger/v1/log/jwks.json', token: api.token };
     const saved = await checkpoint();
@@ -300,29 +242,29 @@ describe('Books log: every change to a ledger as a verifiable Merkle log', () =>
 
     // A server that rewrote an old entry can no longer prove the old tree is part of the new one.
     const rewrite = (em: EntityManager) => em.query(`UPDATE log_entries SET leaf_hash = sha256(leaf_hash) WHERE log_id = $1 AND index = 3`, [api.client.ledgerId]);
-    const [{ leaf_hash: original }] = await db.query(`SELECT leaf_hash FROM log_entries WHERE log_id = $1 AND index = 3`, [api.client.ledgerId]);
-    await db.transaction(rewrite);
+    const [{ leaf_hash: original }] = await api.db.query(`SELECT leaf_hash FROM log_entries WHERE log_id = $1 AND index = 3`, [api.client.ledgerId]);
+    await api.db.transaction(rewrite);
     try {
       const bad = await verifyRemoteLog(remote, saved.token, [ids.first]);
       expect(bad.ok).toBe(false);
       expect(bad.consistent).toBe(false);
       expect(bad.problems).toEqual(expect.arrayContaining([expect.stringContaining('does not extend the saved one'), expect.stringContaining(`entry 3 of ${ids.first}`)]));
     } finally {
-      await db.query(`UPDATE log_entries SET leaf_hash = $2 WHERE log_id = $1 AND index = 3`, [api.client.ledgerId, original]);
+      await api.db.query(`UPDATE log_entries SET leaf_hash = $2 WHERE log_id = $1 AND index = 3`, [api.client.ledgerId, original]);
     }
   });
 
   it('still verifies after a lawful anonymization, vouching for erased metadata by the leaves sealed before it', async () => {
-    const tenant = await BooksApi.start(t);
+    const tenant = await BooksApi.start(api.t);
     await tenant.account('client:jane', 'liability', 'USD', { metadata: { email: 'jane@example.com' }, counterparty_ref: 'cp-jane' });
     await tenant.account('bank', 'asset');
     await tenant.transfer('client:jane', 'bank', '40', 'USD', { metadata: { payer: 'Jane Roe' } }).expect(201);
     await tenant.post('/log/checkpoints').expect(201);
     await tenant.post('/tenants/me/anonymize', { confirm: 'ANONYMIZE', reason: 'erasure request' }, null).expect(202);
-    const check = async () => (await runLedgerAdmin(['verify-log', '--ledger', tenant.client.ledgerId], db)) as { ok: boolean; logs: { erased_entries: number; findings: Json[] }[] };
+    const check = async () => (await runLedgerAdmin(['verify-log', '--ledger', tenant.client.ledgerId], api.db)) as { ok: boolean; logs: { erased_entries: number; findings: Json[] }[] };
     expect(await check()).toMatchObject({ ok: true, logs: [{ erased_entries: 2, findings: [] }] });
     // Amounts were never erasable.
-    await db.transaction(async (em) => {
+    await api.db.transaction(async (em) => {
       await em.query(`SET LOCAL session_replication_role = replica`);
       await em.query(`UPDATE postings SET amount = 41 WHERE ledger_id = $1 AND account_id = 'bank'`, [tenant.client.ledgerId]);
     });

@@ -1,22 +1,8 @@
-import { DataSource } from 'typeorm';
-import { BooksApi, startBooksApp } from '../books-api';
+import { booksStack } from '../books-api';
 import { booksProblems } from '@bursar/testing';
-import { LedgerTestApp } from '../ledger-test-app';
 
 describe('Books under concurrent requests', () => {
-  let t: LedgerTestApp;
-  let api: BooksApi;
-  let db: DataSource;
-
-  beforeAll(async () => {
-    t = await startBooksApp('concurrency');
-    api = await BooksApi.start(t);
-    db = t.app.get(DataSource);
-    await api.account('bank', 'asset');
-    await api.account('wallet', 'liability', 'USD', { overdraft_policy: 'none' });
-    await api.account('merchant', 'liability');
-  });
-  afterAll(() => t.close());
+  const api = booksStack('concurrency', { accounts: ['bank', 'wallet', 'merchant'] });
 
   it('applies 200 parallel transfers between two accounts exactly, refusing only what would overdraw', async () => {
     await api.transfer('wallet', 'bank', '1500').expect(201); // credit: funds the wallet with 150 spends' worth
@@ -29,9 +15,9 @@ describe('Books under concurrent requests', () => {
     expect(await api.balance('wallet')).toEqual({ object: 'balance', account: 'wallet', currency: 'USD', posted: '0', pending: '0', available: '0' });
     expect(await api.balance('merchant')).toMatchObject({ posted: '1500' });
     const spent = 150;
-    const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM transactions WHERE ledger_id = $1`, [api.client.ledgerId]);
+    const [{ count }] = await api.db.query(`SELECT count(*)::int AS count FROM transactions WHERE ledger_id = $1`, [api.client.ledgerId]);
     expect(count).toBe(1 + spent);
-    expect(await booksProblems(db, api.client.ledgerId)).toEqual([]);
+    expect(await booksProblems(api.db, api.client.ledgerId)).toEqual([]);
   });
 
   it('writes once for 50 parallel retries of one idempotency key', async () => {
@@ -43,14 +29,14 @@ describe('Books under concurrent requests', () => {
     for (const r of results.filter((x) => x.status === 409)) expect(r.body.error.code).toBe('in_progress');
     const ids = new Set(results.filter((r) => r.status < 300).map((r) => r.body.data.id));
     expect(ids.size).toBe(1);
-    const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM transactions WHERE ledger_id = $1 AND idempotency_key = 'same-key-50'`, [
+    const [{ count }] = await api.db.query(`SELECT count(*)::int AS count FROM transactions WHERE ledger_id = $1 AND idempotency_key = 'same-key-50'`, [
       api.client.ledgerId,
     ]);
     expect(count).toBe(1);
     expect(BigInt((await api.balance('bank')).posted)).toBe(BigInt(before.posted) + 3n);
     const replay = await api.transfer('merchant', 'bank', '3', 'USD', {}, 'same-key-50').expect(200);
     expect(replay.body.data.id).toBe([...ids][0]);
-    expect(await booksProblems(db, api.client.ledgerId)).toEqual([]);
+    expect(await booksProblems(api.db, api.client.ledgerId)).toEqual([]);
   });
 
   it('fails only the bad requests of a concurrent burst (group commit keeps them apart)', async () => {
@@ -68,6 +54,6 @@ describe('Books under concurrent requests', () => {
     const codes = results.map((r) => (r.status === 201 ? 'ok' : r.body.error.code));
     expect(codes.filter((c) => c !== 'ok').sort()).toEqual(['duplicate_external_ref', 'insufficient_funds', 'period_closed', 'unknown_account']);
     expect(BigInt((await api.balance('bank')).posted)).toBe(before + 72n);
-    expect(await booksProblems(db, api.client.ledgerId)).toEqual([]);
+    expect(await booksProblems(api.db, api.client.ledgerId)).toEqual([]);
   });
 });

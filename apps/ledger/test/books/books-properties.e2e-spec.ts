@@ -1,11 +1,9 @@
 import fc from 'fast-check';
-import { DataSource } from 'typeorm';
-import { BooksApi, startBooksApp } from '../books-api';
+import { AccountRow, booksStack } from '../books-api';
 import { booksProblems } from '@bursar/testing';
-import { LedgerTestApp } from '../ledger-test-app';
 
 /** Accounts by currency; the `none` ones are where overdrafts would show. */
-const ACCOUNTS: [string, string, string, Record<string, unknown>][] = [
+const ACCOUNTS: AccountRow[] = [
   ['usd:cash', 'asset', 'USD', {}],
   ['usd:wallet:a', 'liability', 'USD', { overdraft_policy: 'none' }],
   ['usd:wallet:b', 'liability', 'USD', { overdraft_policy: 'none', overdraft_limit: '500' }],
@@ -26,17 +24,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 );
 
 describe('Books invariants under random operations (fast-check)', () => {
-  let t: LedgerTestApp;
-  let api: BooksApi;
-  let db: DataSource;
-
-  beforeAll(async () => {
-    t = await startBooksApp('properties');
-    api = await BooksApi.start(t);
-    db = t.app.get(DataSource);
-    for (const [id, type, currency, extra] of ACCOUNTS) await api.account(id, type, currency, extra);
-  });
-  afterAll(() => t.close());
+  const api = booksStack('properties', { accounts: ACCOUNTS });
 
   const accountsIn = (currency: string) => ACCOUNTS.filter((a) => a[2] === currency).map((a) => a[0]);
 
@@ -70,7 +58,7 @@ describe('Books invariants under random operations (fast-check)', () => {
           const status = await apply(o, written);
           // Refusals are fine (overdraft, already reversed, refund too large); failures are not.
           expect([0, 200, 201, 409, 422]).toContain(status);
-          expect(await booksProblems(db, api.client.ledgerId)).toEqual([]);
+          expect(await booksProblems(api.db, api.client.ledgerId)).toEqual([]);
         }
       }),
       { numRuns: 15 },

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { BooksApi, Json, startBooksApp } from '../books-api';
-import { accessToken, LedgerFixtures } from '../ledger-fixtures';
-import { LedgerTestApp } from '../ledger-test-app';
+import { booksStack, Json } from '../books-api';
+import { accessToken } from '../ledger-fixtures';
 
 /**
  * The contract: every failure carries `error.code`, `message`, `hint` and `docs_url` (plus `param`
@@ -26,19 +25,13 @@ function expectFullEnvelope(res: request.Response, status: number, code: string)
 }
 
 describe('every ledger failure carries the whole error envelope', () => {
-  let t: LedgerTestApp;
-  let api: BooksApi;
+  const api = booksStack('error-envelopes', { accounts: ['cash', 'deposits'] });
   let readOnlyToken: string;
-  const http = () => request(t.app.getHttpServer());
+  const http = () => request(api.t.app.getHttpServer());
 
   beforeAll(async () => {
-    t = await startBooksApp('error-envelopes');
-    api = await BooksApi.start(t);
-    readOnlyToken = await accessToken(t, await LedgerFixtures.of(t).client({ scopes: ['ledger:read'] }));
-    await api.account('cash', 'asset');
-    await api.account('deposits', 'liability');
+    readOnlyToken = await accessToken(api.t, await api.fx.client({ scopes: ['ledger:read'] }));
   });
-  afterAll(() => t.close());
 
   it('names the missing field in param, details.fields and the hint', async () => {
     const error = expectFullEnvelope(await api.post('/accounts', { name: 'x', type: 'asset', currency: 'USD' }), 422, 'invalid_request');

@@ -1,19 +1,17 @@
 import request from 'supertest';
 import { accessToken, LedgerFixtures } from '../ledger-fixtures';
-import { LedgerTestApp, startLedgerTestApp } from '../ledger-test-app';
+import { ledgerAppStack } from '../ledger-test-app';
 
 /** Optional fields sent as an explicit null, found by `pnpm fuzz` (each answered 500 before). */
 describe('explicit nulls in optional fields', () => {
-  let t: LedgerTestApp;
+  const t = ledgerAppStack('explicit_nulls');
   let auth: Record<string, string>;
   const http = () => request(t.app.getHttpServer());
 
   beforeAll(async () => {
-    t = await startLedgerTestApp('explicit_nulls');
     auth = { Authorization: `Bearer ${await accessToken(t, await LedgerFixtures.of(t).client())}` };
     for (const id of ['cash', 'revenue']) await http().post('/ledger/v1/accounts').set(auth).send({ id, name: id, type: 'asset', currency: 'USD' }).expect(201);
   });
-  afterAll(() => t.close());
 
   it('keeps a transaction on a null metadata patch, and reverses it whole when amount is null', async () => {
     const txn = await http().post('/ledger/v1/transactions').set(auth).set('Idempotency-Key', 'nulls-1').send({

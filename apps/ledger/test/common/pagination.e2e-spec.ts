@@ -1,29 +1,19 @@
-import { DataSource } from 'typeorm';
 import { ledgerApi } from '../ledger-api-client';
-import { accessToken, LedgerFixtures, TestClient } from '../ledger-fixtures';
-import { LedgerTestApp, startLedgerTestApp } from '../ledger-test-app';
+import { accessToken } from '../ledger-fixtures';
+import { booksStack } from '../books-api';
 
 describe('Pagination: opaque cursors, limit bounds, include_total', () => {
-  let t: LedgerTestApp;
-  let fx: LedgerFixtures;
-  let client: TestClient;
-  let api: ReturnType<typeof ledgerApi>;
+  const stack = booksStack('pagination', { scopes: ['ledger:read', 'ledger:write', 'ledger:clients:read'] });
+  const api = ledgerApi(stack);
   const ids: string[] = [];
 
   beforeAll(async () => {
-    t = await startLedgerTestApp('pagination');
-    fx = LedgerFixtures.of(t);
-    client = await fx.client({ scopes: ['ledger:read', 'ledger:write', 'ledger:clients:read'] });
-    api = ledgerApi(t, await accessToken(t, client));
-    ids.push(client.ledgerId);
+    ids.push(stack.client.ledgerId);
     // Same-millisecond rows on purpose: the cursor must keep Postgres' microseconds and the id tie-break.
-    const more = await Promise.all([1, 2, 3, 4].map((n) => fx.ledger(client.organizationId, 'test', `L${n}`)));
-    const rows: { id: string }[] = await t.app
-      .get(DataSource)
-      .query('SELECT id FROM ledgers WHERE id = ANY($1) ORDER BY created_at, id', [more]);
+    const more = await Promise.all([1, 2, 3, 4].map((n) => stack.fx.ledger(stack.client.organizationId, 'test', `L${n}`)));
+    const rows: { id: string }[] = await stack.db.query('SELECT id FROM ledgers WHERE id = ANY($1) ORDER BY created_at, id', [more]);
     ids.push(...rows.map((r) => r.id));
   });
-  afterAll(() => t.close());
 
   async function walk(limit: number): Promise<string[]> {
     const seen: string[] = [];
@@ -53,7 +43,7 @@ describe('Pagination: opaque cursors, limit bounds, include_total', () => {
 
   it('keeps a cursor working after its row is gone', async () => {
     const first = await api.get('/ledgers?limit=2').expect(200);
-    await t.app.get(DataSource).query('DELETE FROM ledgers WHERE id = $1', [ids[1]]);
+    await stack.db.query('DELETE FROM ledgers WHERE id = $1', [ids[1]]);
     const next = await api.get(`/ledgers?limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`).expect(200);
     expect(next.body.data.map((l: { id: string }) => l.id)).toEqual([ids[2], ids[3]]);
     ids.splice(1, 1);
@@ -69,10 +59,10 @@ describe('Pagination: opaque cursors, limit bounds, include_total', () => {
     const cursor: string = body.next_cursor;
     const [payload, mac] = cursor.split('.');
     const forged = Buffer.from(JSON.stringify({ v: 1, k: '1970-01-01 00:00:00+00', i: ids[0] })).toString('base64url');
-    const stranger = await fx.client();
-    await fx.ledger(stranger.organizationId, 'test');
-    await fx.client({ organizationId: client.organizationId });
-    const strangerCursor = (await ledgerApi(t, await accessToken(t, stranger)).get('/ledgers?limit=1')).body
+    const stranger = await stack.fx.client();
+    await stack.fx.ledger(stranger.organizationId, 'test');
+    await stack.fx.client({ organizationId: stack.client.organizationId });
+    const strangerCursor = (await ledgerApi({ t: stack.t, token: await accessToken(stack.t, stranger) }).get('/ledgers?limit=1')).body
       .next_cursor;
     const otherList = (await api.get('/oauth_clients?limit=1')).body.next_cursor;
     for (const bad of ['garbage', `${forged}.${mac}`, `${payload}.${mac.replace(/.$/, (c) => (c === '0' ? '1' : '0'))}`, otherList, strangerCursor]) {

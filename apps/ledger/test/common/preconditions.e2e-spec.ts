@@ -1,20 +1,12 @@
 import { ledgerApi } from '../ledger-api-client';
-import { accessToken, LedgerFixtures, TestClient } from '../ledger-fixtures';
-import { LedgerTestApp, startLedgerTestApp } from '../ledger-test-app';
+import { accessToken } from '../ledger-fixtures';
+import { booksStack } from '../books-api';
 
 describe('Conditional writes: If-Match / If-Unmodified-Since', () => {
-  let t: LedgerTestApp;
-  let client: TestClient;
-  let api: ReturnType<typeof ledgerApi>;
+  const stack = booksStack('preconditions');
+  const api = ledgerApi(stack);
 
-  beforeAll(async () => {
-    t = await startLedgerTestApp('preconditions');
-    client = await LedgerFixtures.of(t).client();
-    api = ledgerApi(t, await accessToken(t, client));
-  });
-  afterAll(() => t.close());
-
-  const path = () => `/ledgers/${client.ledgerId}`;
+  const path = () => `/ledgers/${stack.client.ledgerId}`;
 
   it('applies a PATCH whose If-Match is current and refuses a stale one with 409 precondition_failed', async () => {
     const { headers } = await api.get(path()).expect(200);
@@ -47,12 +39,12 @@ describe('Conditional writes: If-Match / If-Unmodified-Since', () => {
   });
 
   it('guards OAuth client renames the same way, and keeps other fields fixed', async () => {
-    const admin = await LedgerFixtures.of(t).client({ scopes: ['ledger:clients:read', 'ledger:clients:write'] });
-    const clients = ledgerApi(t, await accessToken(t, admin));
+    const admin = await stack.fx.client({ scopes: ['ledger:clients:read', 'ledger:clients:write'] });
+    const clients = ledgerApi({ t: stack.t, token: await accessToken(stack.t, admin) });
     const path = `/oauth_clients/${admin.clientId}`;
     const { headers } = await clients.get(path).expect(200);
     // Issuing a token (last_used_at) is not a change of the client.
-    await accessToken(t, admin);
+    await accessToken(stack.t, admin);
     const renamed = await clients.patch(path, { name: 'Renamed client' }).set('If-Match', headers.etag).expect(200);
     expect(renamed.body.data.name).toBe('Renamed client');
     const stale = await clients.patch(path, { name: 'Lost' }).set('If-Match', headers.etag).expect(409);

@@ -1,10 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DataSource } from 'typeorm';
 import { holdTransaction } from '@bursar/testing';
 import { LedgerScope } from '../../src/common/mode';
 import { EventsService } from '../../src/events/events.service';
-import { BooksApi, startBooksApp } from '../books-api';
-import { LedgerTestApp } from '../ledger-test-app';
+import { booksStack } from '../books-api';
 
 interface WireEvent {
   id: string;
@@ -18,22 +16,17 @@ interface WireEvent {
  * get the event, and must not be shown anything that could later land behind it.
  */
 describe('Events tail under concurrent writers', () => {
-  let t: LedgerTestApp;
-  let api: BooksApi;
+  const api = booksStack('events_tail', { accounts: ['bank'] });
   let scope: LedgerScope;
 
   beforeAll(async () => {
-    t = await startBooksApp('events_tail');
-    api = await BooksApi.start(t);
     scope = { organizationId: api.client.organizationId, mode: 'test', ledgerId: api.client.ledgerId };
-    await api.account('bank', 'asset');
     for (let i = 0; i < 8; i++) await api.account(`merchant-${i}`, 'liability');
   });
-  afterAll(() => t.close());
 
   /** A database transaction that writes an event now and commits whenever the test says. */
   async function holdEvent(type: string): Promise<{ id: string; commit(): Promise<void> }> {
-    const held = await holdTransaction(t.app.get(DataSource), (m) => t.app.get(EventsService).record(m, scope, type, null, { held: true }));
+    const held = await holdTransaction(api.db, (m) => api.t.app.get(EventsService).record(m, scope, type, null, { held: true }));
     return { id: held.value.id, commit: held.commit };
   }
 
@@ -88,12 +81,12 @@ describe('Events tail under concurrent writers', () => {
 
   it('orders and pages by number across a digit boundary of seq (sorting the printed seq lost events)', async () => {
     const anchor = await newest();
-    const db = t.app.get(DataSource);
+    const db = api.db;
     await db.query(`ALTER TABLE events ALTER COLUMN seq RESTART WITH 99995`);
     const written: string[] = [];
     for (const batch of [0, 1]) {
       await db.transaction(async (manager) => {
-        for (let i = 0; i < 10; i++) written.push((await t.app.get(EventsService).record(manager, scope, 'test.boundary', `${batch}-${i}`, {})).id);
+        for (let i = 0; i < 10; i++) written.push((await api.t.app.get(EventsService).record(manager, scope, 'test.boundary', `${batch}-${i}`, {})).id);
       });
     }
     const newestFirst: string[] = [];
@@ -189,7 +182,7 @@ describe('Events tail under concurrent writers', () => {
     expect(tailIds).toEqual(sinceAnchor.map((e) => e.id));
     expect(newestFirst.map((e) => e.id)).toEqual(tailIds);
     // And the list holds what the database holds.
-    const [{ n }] = await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM events WHERE ledger_id = $1`, [scope.ledgerId]);
+    const [{ n }] = await api.db.query(`SELECT count(*)::int AS n FROM events WHERE ledger_id = $1`, [scope.ledgerId]);
     expect(full).toHaveLength(n);
   }, 60_000);
 });

@@ -1,6 +1,4 @@
-import { DataSource } from 'typeorm';
-import { BooksApi, Json, startBooksApp } from '../books-api';
-import { LedgerTestApp } from '../ledger-test-app';
+import { BooksApi, booksStack, Json } from '../books-api';
 
 type Posting = { id: number; account: string; direction: string; amount: string };
 
@@ -12,8 +10,15 @@ function leg(res: { body: { data: { postings: Posting[] } } }, direction: 'debit
 }
 
 describe('External transactions (reference s.12)', () => {
-  let t: LedgerTestApp;
-  let api: BooksApi;
+  const api = booksStack('external-transactions', {
+    accounts: [
+      'cash',
+      'revenue',
+      ['cash:eur', 'asset', 'EUR'],
+      ['revenue:eur', 'revenue', 'EUR'],
+      'hold',
+    ],
+  });
   let other: BooksApi;
   let sourceId: string;
   let seq = 0;
@@ -45,17 +50,9 @@ describe('External transactions (reference s.12)', () => {
   }
 
   beforeAll(async () => {
-    t = await startBooksApp('external-transactions');
-    api = await BooksApi.start(t);
-    other = await BooksApi.start(t);
-    await api.account('cash', 'asset');
-    await api.account('revenue', 'revenue');
-    await api.account('cash:eur', 'asset', 'EUR');
-    await api.account('revenue:eur', 'revenue', 'EUR');
-    await api.account('hold', 'asset');
+    other = await BooksApi.start(api.t);
     sourceId = (await api.post('/sources', { name: 'bank' }).expect(201)).body.data.id;
   });
-  afterAll(() => t.close());
 
   describe('ingest', () => {
     it('creates rows, replays known ones unchanged, and reports bad items one by one', async () => {
@@ -154,7 +151,7 @@ describe('External transactions (reference s.12)', () => {
     let sources: string[];
 
     beforeAll(async () => {
-      fresh = await BooksApi.start(t);
+      fresh = await BooksApi.start(api.t);
       sources = [
         (await fresh.post('/sources', { name: 'one' }).expect(201)).body.data.id,
         (await fresh.post('/sources', { name: 'two' }).expect(201)).body.data.id,
@@ -330,7 +327,7 @@ describe('External transactions (reference s.12)', () => {
       const { cash } = await sale('75');
       const holder = await row({ amount: '75' });
       // Another writer's live match that has not set reconciled_at yet: only the unique index sees it.
-      const ds = t.app.get(DataSource);
+      const ds = api.db;
       const [m] = await ds.query(
         `INSERT INTO reconciliation_matches (ledger_id, external_transaction_id, strategy, posting_ids, amount, currency)
          VALUES ($1, $2, 'exact', ARRAY[$3::bigint], 75, 'USD') RETURNING id`,

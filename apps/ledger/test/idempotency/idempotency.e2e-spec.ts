@@ -2,23 +2,21 @@ import { DataSource } from 'typeorm';
 import { IdempotencyService } from '../../src/idempotency/idempotency.service';
 import { ledgerApi } from '../ledger-api-client';
 import { accessToken, LedgerFixtures, TestClient } from '../ledger-fixtures';
-import { LedgerTestApp, startLedgerTestApp } from '../ledger-test-app';
+import { ledgerAppStack, startLedgerTestApp } from '../ledger-test-app';
 
 const SCOPES = ['ledger:read', 'ledger:write', 'ledger:clients:read', 'ledger:clients:write'];
 
 describe('Idempotency keys (@Idempotent)', () => {
-  let t: LedgerTestApp;
+  const t = ledgerAppStack('idempotency');
   let client: TestClient;
   let api: ReturnType<typeof ledgerApi>;
   const count = async (table: string, where: string, params: unknown[]) =>
     Number((await t.app.get(DataSource).query(`SELECT count(*) AS n FROM ${table} WHERE ${where}`, params))[0].n);
 
   beforeAll(async () => {
-    t = await startLedgerTestApp('idempotency');
     client = await LedgerFixtures.of(t).client({ scopes: SCOPES });
-    api = ledgerApi(t, await accessToken(t, client));
+    api = ledgerApi({ t, token: await accessToken(t, client) });
   });
-  afterAll(() => t.close());
 
   const createClient = (key: string, name = 'Reporting') =>
     api.post('/oauth_clients', { name, mode: 'test', scopes: ['ledger:read'], ledger_id: client.ledgerId }).set('Idempotency-Key', key);
@@ -115,7 +113,7 @@ describe('Idempotency keys (@Idempotent)', () => {
       const short = await startLedgerTestApp('idempotency_retention', { LEDGER_IDEMPOTENCY_RETENTION_HOURS: '1' });
       try {
         const c = await LedgerFixtures.of(short).client({ scopes: SCOPES });
-        const shortApi = ledgerApi(short, await accessToken(short, c));
+        const shortApi = ledgerApi({ t: short, token: await accessToken(short, c) });
         const make = (name: string) =>
           shortApi.post('/ledgers', { name, mode: 'test' }).set('Idempotency-Key', 'expiring');
         await make('First').expect(201);

@@ -1,8 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { DataSource } from 'typeorm';
-import { BooksApi, Json, startBooksApp } from '../books-api';
-import { LedgerTestApp } from '../ledger-test-app';
+import { BooksApi, booksStack, Json } from '../books-api';
 
 /** The header a bank-side sender computes: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>. */
 function sign(secret: string, body: string, t = Math.floor(Date.now() / 1000)): string {
@@ -10,8 +8,7 @@ function sign(secret: string, body: string, t = Math.floor(Date.now() / 1000)): 
 }
 
 describe('Hosted inbound push (reference s.12)', () => {
-  let t: LedgerTestApp;
-  let api: BooksApi;
+  const api = booksStack('inbound');
   let other: BooksApi;
   let origin: string;
 
@@ -31,13 +28,10 @@ describe('Hosted inbound push (reference s.12)', () => {
   }
 
   beforeAll(async () => {
-    t = await startBooksApp('inbound');
-    await t.app.listen(0, '127.0.0.1');
-    origin = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-    api = await BooksApi.start(t);
-    other = await BooksApi.start(t);
+    await api.t.app.listen(0, '127.0.0.1');
+    origin = `http://127.0.0.1:${(api.t.app.getHttpServer().address() as AddressInfo).port}`;
+    other = await BooksApi.start(api.t);
   });
-  afterAll(() => t.close());
 
   it('mints the push URL and a secret shown once, sealed at rest; a repeat keeps them, rotate replaces them', async () => {
     const { id } = (await api.post('/sources', { name: 'acme-bank' }).expect(201)).body.data;
@@ -53,7 +47,7 @@ describe('Hosted inbound push (reference s.12)', () => {
     const source = (await api.get(`/sources/${id}`).expect(200)).body.data;
     expect(source).toEqual(expect.objectContaining({ inbound_enabled: true, inbound_url: first.url }));
 
-    const [stored] = await t.app.get(DataSource).query(`SELECT row_to_json(s)::text AS row FROM reconciliation_sources s WHERE id = $1`, [id]);
+    const [stored] = await api.db.query(`SELECT row_to_json(s)::text AS row FROM reconciliation_sources s WHERE id = $1`, [id]);
     expect(stored.row).not.toContain(first.token);
     expect(stored.row).not.toContain(first.secret);
 

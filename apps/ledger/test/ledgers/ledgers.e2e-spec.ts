@@ -1,21 +1,10 @@
 import request from 'supertest';
 import { ledgerApi } from '../ledger-api-client';
-import { accessToken, LedgerFixtures, TestClient } from '../ledger-fixtures';
-import { LedgerTestApp, startLedgerTestApp } from '../ledger-test-app';
+import { booksStack } from '../books-api';
 
 describe('Ledgers and the organization', () => {
-  let t: LedgerTestApp;
-  let fx: LedgerFixtures;
-  let client: TestClient;
-  let api: ReturnType<typeof ledgerApi>;
-
-  beforeAll(async () => {
-    t = await startLedgerTestApp('ledgers');
-    fx = LedgerFixtures.of(t);
-    client = await fx.client();
-    api = ledgerApi(t, await accessToken(t, client));
-  });
-  afterAll(() => t.close());
+  const stack = booksStack('ledgers');
+  const api = ledgerApi(stack);
 
   it('creates, reads, lists and updates ledgers of the token\'s mode', async () => {
     const created = await api.post('/ledgers', { name: 'EU books', mode: 'test', metadata: { region: 'eu' } }).expect(201);
@@ -40,22 +29,22 @@ describe('Ledgers and the organization', () => {
     expect(patched.headers.etag).not.toBe(read.headers.etag);
 
     const list = await api.get('/ledgers').expect(200);
-    expect(list.body.data.map((l: { id: string }) => l.id)).toEqual([client.ledgerId]);
+    expect(list.body.data.map((l: { id: string }) => l.id)).toEqual([stack.client.ledgerId]);
     const all = await api.get('/ledgers?include_archived=true').expect(200);
-    expect(all.body.data.map((l: { id: string }) => l.id)).toEqual([client.ledgerId, ledger.id]);
+    expect(all.body.data.map((l: { id: string }) => l.id)).toEqual([stack.client.ledgerId, ledger.id]);
     expect((await api.get('/ledgers?mode=live').expect(200)).body.data).toEqual([]);
   });
 
   it('keeps the mode: 403 creating the other mode, 409 immutable_field changing it', async () => {
     const res = await api.post('/ledgers', { name: 'Live', mode: 'live' }).expect(403);
     expect(res.body.error).toMatchObject({ code: 'forbidden', param: 'mode' });
-    const change = await api.patch(`/ledgers/${client.ledgerId}`, { mode: 'live' }).expect(409);
+    const change = await api.patch(`/ledgers/${stack.client.ledgerId}`, { mode: 'live' }).expect(409);
     expect(change.body.error).toMatchObject({ code: 'immutable_field', param: 'mode' });
   });
 
   it('hides ledgers of other organizations and modes behind 404', async () => {
-    const stranger = await fx.client();
-    const live = await fx.ledger(client.organizationId, 'live');
+    const stranger = await stack.fx.client();
+    const live = await stack.fx.ledger(stack.client.organizationId, 'live');
     for (const id of [stranger.ledgerId, live, 'not-a-uuid']) {
       expect((await api.get(`/ledgers/${id}`).expect(404)).body.error.code).toBe('not_found');
       await api.patch(`/ledgers/${id}`, { name: 'mine now' }).expect(404);
@@ -69,14 +58,14 @@ describe('Ledgers and the organization', () => {
     [{ archived_at: 'yesterday' }, 'archived_at'],
     [{ owner: 'me' }, 'owner'],
   ])('refuses PATCH %j with 422 naming %s', async (body, param) => {
-    const res = await api.patch(`/ledgers/${client.ledgerId}`, body).expect(422);
+    const res = await api.patch(`/ledgers/${stack.client.ledgerId}`, body).expect(422);
     expect(res.body.error).toMatchObject({ code: 'invalid_request', param });
   });
 
   it('answers malformed and oversized JSON with the envelope, never 5xx', async () => {
-    const token = await accessToken(t, client);
+    const token = stack.token;
     const send = (body: string) =>
-      request(t.app.getHttpServer()).post('/ledger/v1/ledgers').set('Authorization', `Bearer ${token}`).type('json').send(body);
+      request(stack.t.app.getHttpServer()).post('/ledger/v1/ledgers').set('Authorization', `Bearer ${token}`).type('json').send(body);
     const bad = await send('{"name": ').expect(422);
     expect(bad.body.error.code).toBe('invalid_request');
     const huge = await send(JSON.stringify({ name: 'x', mode: 'test', metadata: { blob: 'x'.repeat(2_000_000) } }));
@@ -85,9 +74,9 @@ describe('Ledgers and the organization', () => {
   });
 
   it('refuses NUL characters and absurdly deep JSON with 422 invalid_request, writing nothing', async () => {
-    const token = await accessToken(t, client);
+    const token = stack.token;
     const send = (body: string) =>
-      request(t.app.getHttpServer()).post('/ledger/v1/ledgers').set('Authorization', `Bearer ${token}`).type('json').send(body);
+      request(stack.t.app.getHttpServer()).post('/ledger/v1/ledgers').set('Authorization', `Bearer ${token}`).type('json').send(body);
     const before = (await api.get('/ledgers?include_archived=true').expect(200)).body.data.length;
     for (const body of [
       JSON.stringify({ name: 'nul\u0000name', mode: 'test' }),
@@ -102,6 +91,6 @@ describe('Ledgers and the organization', () => {
 
   it('shows the caller\'s organization at /organizations/me', async () => {
     const res = await api.get('/organizations/me').expect(200);
-    expect(res.body.data).toMatchObject({ object: 'organization', id: client.organizationId, plan: 'free' });
+    expect(res.body.data).toMatchObject({ object: 'organization', id: stack.client.organizationId, plan: 'free' });
   });
 });

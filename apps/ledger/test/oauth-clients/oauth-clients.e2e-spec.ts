@@ -1,34 +1,18 @@
 import request from 'supertest';
-import { DataSource } from 'typeorm';
-import { accessToken, LedgerFixtures, TestClient } from '../ledger-fixtures';
-import { LedgerTestApp, startLedgerTestApp } from '../ledger-test-app';
+import { booksStack } from '../books-api';
+import { ledgerApi } from '../ledger-api-client';
+import { accessToken } from '../ledger-fixtures';
 
 const ADMIN_SCOPES = ['ledger:read', 'ledger:clients:read', 'ledger:clients:write'];
 
 describe('OAuth client management', () => {
-  let t: LedgerTestApp;
-  let fx: LedgerFixtures;
-  let admin: TestClient;
-  let token: string;
+  const stack = booksStack('oauth_clients', { scopes: ADMIN_SCOPES });
 
-  beforeAll(async () => {
-    t = await startLedgerTestApp('oauth_clients');
-    fx = LedgerFixtures.of(t);
-    admin = await fx.client({ scopes: ADMIN_SCOPES });
-    token = await accessToken(t, admin);
-  });
-  afterAll(() => t.close());
-
-  const api = (bearer = token) => ({
-    get: (path: string) => request(t.app.getHttpServer()).get(`/ledger/v1${path}`).set('Authorization', `Bearer ${bearer}`),
-    post: (path: string, body?: object) =>
-      request(t.app.getHttpServer()).post(`/ledger/v1${path}`).set('Authorization', `Bearer ${bearer}`).send(body),
-    delete: (path: string) => request(t.app.getHttpServer()).delete(`/ledger/v1${path}`).set('Authorization', `Bearer ${bearer}`),
-  });
+  const api = (bearer = stack.token) => ledgerApi({ t: stack.t, token: bearer });
   const grant = (id: string, secret: string) =>
-    request(t.app.getHttpServer()).post('/oauth/token').type('form').auth(id, secret).send({ grant_type: 'client_credentials' });
+    request(stack.t.app.getHttpServer()).post('/oauth/token').type('form').auth(id, secret).send({ grant_type: 'client_credentials' });
   const create = (body: Record<string, unknown> = {}) =>
-    api().post('/oauth_clients', { name: 'Reporting', mode: 'test', scopes: ['ledger:read'], ledger_id: admin.ledgerId, ...body });
+    api().post('/oauth_clients', { name: 'Reporting', mode: 'test', scopes: ['ledger:read'], ledger_id: stack.client.ledgerId, ...body });
 
   it('creates a client whose secret is shown once and works at the token endpoint', async () => {
     const res = await create().expect(201);
@@ -41,7 +25,7 @@ describe('OAuth client management', () => {
       name: 'Reporting',
       mode: 'test',
       scopes: ['ledger:read'],
-      ledger_id: admin.ledgerId,
+      ledger_id: stack.client.ledgerId,
       active: true,
       last_used_at: null,
       created_at: expect.any(String),
@@ -57,7 +41,7 @@ describe('OAuth client management', () => {
     const list = await api().get('/oauth_clients').expect(200);
     expect(list.body).toMatchObject({ object: 'list', has_more: false, next_cursor: null, livemode: false });
     expect(list.body).not.toHaveProperty('total');
-    expect(list.body.data.map((c: { id: string }) => c.id)).toEqual([admin.clientId, created.id]);
+    expect(list.body.data.map((c: { id: string }) => c.id)).toEqual([stack.client.clientId, created.id]);
   });
 
   it('accepts the reference SDK short scope names and grants the full ones', async () => {
@@ -81,8 +65,8 @@ describe('OAuth client management', () => {
   });
 
   it('keeps modes and organizations apart: 404 for the other mode\'s rows, 403 for creating them', async () => {
-    const live = await fx.client({ mode: 'live', scopes: ADMIN_SCOPES, organizationId: admin.organizationId });
-    const stranger = await fx.client({ scopes: ADMIN_SCOPES });
+    const live = await stack.fx.client({ mode: 'live', scopes: ADMIN_SCOPES, organizationId: stack.client.organizationId });
+    const stranger = await stack.fx.client({ scopes: ADMIN_SCOPES });
     await api().get(`/oauth_clients/${live.clientId}`).expect(404);
     await api().get(`/oauth_clients/${stranger.clientId}`).expect(404);
     await api().delete(`/oauth_clients/${live.clientId}`).expect(404);
@@ -90,25 +74,25 @@ describe('OAuth client management', () => {
     const listed = await api().get('/oauth_clients?mode=live').expect(200);
     expect(listed.body.data).toEqual([]);
 
-    const liveLedger = await fx.ledger(admin.organizationId, 'live');
+    const liveLedger = await stack.fx.ledger(stack.client.organizationId, 'live');
     const res = await create({ mode: 'live', ledger_id: liveLedger }).expect(403);
     expect(res.body.error).toMatchObject({ code: 'forbidden', param: 'mode' });
     const missing = await create({ ledger_id: liveLedger }).expect(404);
     expect(missing.body.error).toMatchObject({ code: 'not_found', param: 'ledger_id' });
 
-    const liveToken = await accessToken(t, live);
+    const liveToken = await accessToken(stack.t, live);
     const liveList = await api(liveToken).get('/oauth_clients').expect(200);
     expect(liveList.body.livemode).toBe(true);
     expect(liveList.body.data.map((c: { id: string }) => c.id)).toEqual([live.clientId]);
   });
 
   it('needs the clients scopes', async () => {
-    const reader = await fx.client({ scopes: ['ledger:read', 'ledger:write'] });
-    const readerToken = await accessToken(t, reader);
+    const reader = await stack.fx.client({ scopes: ['ledger:read', 'ledger:write'] });
+    const readerToken = await accessToken(stack.t, reader);
     const res = await api(readerToken).get('/oauth_clients').expect(403);
     expect(res.headers['www-authenticate']).toContain('scope="ledger:clients:read"');
-    const readOnly = await accessToken(t, admin, 'ledger:clients:read');
-    const denied = await api(readOnly).post(`/oauth_clients/${admin.clientId}/rotate_secret`).expect(403);
+    const readOnly = await accessToken(stack.t, stack.client, 'ledger:clients:read');
+    const denied = await api(readOnly).post(`/oauth_clients/${stack.client.clientId}/rotate_secret`).expect(403);
     expect(denied.headers['www-authenticate']).toContain('scope="ledger:clients:write"');
   });
 
@@ -135,9 +119,7 @@ describe('OAuth client management', () => {
   it('stops accepting the previous secret once its window has passed', async () => {
     const created = (await create().expect(201)).body.data;
     await api().post(`/oauth_clients/${created.id}/rotate_secret`).expect(200);
-    await t.app
-      .get(DataSource)
-      .query(`UPDATE oauth_clients SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`, [created.id]);
+    await stack.db.query(`UPDATE oauth_clients SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`, [created.id]);
     await grant(created.id, created.client_secret).expect(401);
     await api().post(`/oauth_clients/${created.id}/rotate_secret`).expect(200);
   });

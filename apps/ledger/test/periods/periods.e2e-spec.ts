@@ -1,24 +1,15 @@
-import { DataSource } from 'typeorm';
-import { accessToken, LedgerFixtures } from '../ledger-fixtures';
-import { BooksApi, startBooksApp } from '../books-api';
-import { LedgerTestApp } from '../ledger-test-app';
+import { accessToken } from '../ledger-fixtures';
+import { BooksApi, booksStack } from '../books-api';
 
 describe('Period closes', () => {
-  let t: LedgerTestApp;
-  let api: BooksApi;
-
+  const api = booksStack('periods', { accounts: ['cash', 'capital'] });
   const close = (body: object) =>
     api.post('/period_closes', { period_start: '2026-01-01T00:00:00Z', period_end: '2026-02-01T00:00:00Z', closed_by_label: 'controller', ...body });
 
   beforeAll(async () => {
-    t = await startBooksApp('periods');
-    api = await BooksApi.start(t);
-    await api.account('cash', 'asset');
-    await api.account('capital', 'equity');
     await api.transfer('capital', 'cash', '100', 'USD', { value_date: '2026-01-10T00:00:00Z' }).expect(201);
     await api.transfer('capital', 'cash', '7', 'USD', { value_date: '2026-02-10T00:00:00Z' }).expect(201);
   });
-  afterAll(() => t.close());
 
   it('closes a balanced period silently with the trial balance frozen at period_end', async () => {
     const res = await close({ note: 'January' }).expect(201);
@@ -54,7 +45,7 @@ describe('Period closes', () => {
     expect(await api.balance('cash')).toEqual(before);
     await api.transfer('capital', 'cash', '1', 'USD', { value_date: '2026-02-01T00:00:00Z' }).expect(201);
     // The trigger holds even for writes that bypass the service.
-    const db = t.app.get(DataSource);
+    const db = api.db;
     const [tx] = await db.query(`SELECT id FROM transactions LIMIT 1`);
     await expect(
       db.query(
@@ -76,7 +67,7 @@ describe('Period closes', () => {
 
   it('refuses to commit pending legs dated inside a closed period (its posted books would change), and voids them by a reversal dated now', async () => {
     // A ledger of its own: the closes and events of the shared one are counted by other tests.
-    const own = await BooksApi.start(t);
+    const own = await BooksApi.start(api.t);
     await own.account('cash', 'asset');
     await own.account('capital', 'equity');
     const held = await own.post('/transactions', {
@@ -112,9 +103,9 @@ describe('Period closes', () => {
   });
 
   it('needs ledger:period_close to close or reopen, ledger:read to list', async () => {
-    const writer = await LedgerFixtures.of(t).client({ scopes: ['ledger:read', 'ledger:write'], organizationId: api.client.organizationId });
-    const token = await accessToken(t, writer);
-    const other = new BooksApi(t, token, writer);
+    const writer = await api.fx.client({ scopes: ['ledger:read', 'ledger:write'], organizationId: api.client.organizationId });
+    const token = await accessToken(api.t, writer);
+    const other = new BooksApi(api.t, token, writer);
     const res = await other.post('/period_closes', { period_start: '2027-01-01T00:00:00Z', period_end: '2027-02-01T00:00:00Z', closed_by_label: 'x' }).expect(403);
     expect(res.body.error.code).toBe('insufficient_scope');
     expect(res.headers['www-authenticate']).toContain('ledger:period_close');
@@ -136,7 +127,7 @@ describe('Period closes', () => {
 
   it('refuses an imbalanced close with the residual per currency unless forced, and records who forced', async () => {
     // Books can only go out of balance from outside the API (a bad import, say); simulate one.
-    const db = t.app.get(DataSource);
+    const db = api.db;
     const [tx] = await db.query(`SELECT id FROM transactions LIMIT 1`);
     await db.query(
       `INSERT INTO postings (ledger_id, transaction_id, account_id, amount, currency, direction, value_date)

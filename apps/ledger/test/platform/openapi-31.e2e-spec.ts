@@ -1,14 +1,10 @@
 import request from 'supertest';
 import { openApi31Problems } from '@bursar/testing';
 import { LEDGER_OPENAPI_PATH } from '../../src/ledger.openapi';
-import { LedgerTestApp, startLedgerTestApp } from '../ledger-test-app';
+import { ledgerAppStack } from '../ledger-test-app';
 
 describe('the ledger OpenAPI document', () => {
-  let t: LedgerTestApp;
-  beforeAll(async () => {
-    t = await startLedgerTestApp('openapi_31');
-  });
-  afterAll(() => t.close());
+  const t = ledgerAppStack('openapi_31');
 
   it('is valid OpenAPI 3.1: official schema, resolvable refs, strict JSON Schema 2020-12, no nullable', async () => {
     const document = (await request(t.app.getHttpServer()).get(LEDGER_OPENAPI_PATH).expect(200)).body;

@@ -1,8 +1,8 @@
 import request from 'supertest';
-import { LedgerTestApp, startLedgerTestApp } from '../ledger-test-app';
+import { ledgerAppStack } from '../ledger-test-app';
 
 describe('OpenAPI document of the conventions', () => {
-  let t: LedgerTestApp;
+  const t = ledgerAppStack('openapi');
   let doc: {
     paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; responses: Record<string, { headers?: object }> }>>;
     components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
@@ -10,10 +10,8 @@ describe('OpenAPI document of the conventions', () => {
   };
 
   beforeAll(async () => {
-    t = await startLedgerTestApp('openapi');
     doc = (await request(t.app.getHttpServer()).get('/ledger/v1/openapi.json').expect(200)).body;
   });
-  afterAll(() => t.close());
 
   const headerNames = (path: string, method: string) =>
     (doc.paths[path][method].parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);

@@ -1,13 +1,8 @@
 import request from 'supertest';
-import { LedgerTestApp, startLedgerTestApp } from '../ledger-test-app';
+import { ledgerAppStack } from '../ledger-test-app';
 
 describe('ledger platform endpoints', () => {
-  let t: LedgerTestApp;
-
-  beforeAll(async () => {
-    t = await startLedgerTestApp('platform');
-  });
-  afterAll(() => t.close());
+  const t = ledgerAppStack('platform');
 
   it('answers /healthz', async () => {
     const res = await request(t.app.getHttpServer()).get('/healthz').expect(200);

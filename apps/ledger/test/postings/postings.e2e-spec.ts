@@ -1,20 +1,19 @@
-import { BooksApi, startBooksApp } from '../books-api';
-import { LedgerTestApp } from '../ledger-test-app';
+import { booksStack } from '../books-api';
 
 describe('Postings, statements and point-in-time balances', () => {
-  let t: LedgerTestApp;
-  let api: BooksApi;
+  const api = booksStack('postings', {
+    accounts: [
+      'cash',
+      'capital',
+      'assets',
+      ['assets:bank', 'asset', 'USD', { parent_id: 'assets' }],
+      ['assets:bank:sub', 'asset', 'USD', { parent_id: 'assets:bank' }],
+      ['assets:eur', 'asset', 'EUR', { parent_id: 'assets' }],
+      'eur:capital',
+    ],
+  });
 
   beforeAll(async () => {
-    t = await startBooksApp('postings');
-    api = await BooksApi.start(t);
-    await api.account('cash', 'asset');
-    await api.account('capital', 'equity');
-    await api.account('assets', 'asset');
-    await api.account('assets:bank', 'asset', 'USD', { parent_id: 'assets' });
-    await api.account('assets:bank:sub', 'asset', 'USD', { parent_id: 'assets:bank' });
-    await api.account('assets:eur', 'asset', 'EUR', { parent_id: 'assets' });
-    await api.account('eur:capital', 'equity', 'EUR');
     const dated = (amount: string, day: string, tags = {}) =>
       api
         .post('/transactions', {
@@ -30,7 +29,6 @@ describe('Postings, statements and point-in-time balances', () => {
     await dated('300', '03', { channel: 'web', region: 'eu' });
     await api.transfer('cash', 'cash', '1').expect(201); // a self-transfer nets to zero
   });
-  afterAll(() => t.close());
 
   it('lists ledger postings in id order with cursors and limit up to 500', async () => {
     const all = await api.get('/postings').expect(200);

@@ -2,23 +2,21 @@ import request from 'supertest';
 import { startPrivateRedis } from '@bursar/testing';
 import { ledgerApi } from '../ledger-api-client';
 import { accessToken, LedgerFixtures, TestClient } from '../ledger-fixtures';
-import { LedgerTestApp, startLedgerTestApp } from '../ledger-test-app';
+import { ledgerAppStack, startLedgerTestApp } from '../ledger-test-app';
 
 const BUDGETS = { LEDGER_RATE_LIMIT_READS_PER_SECOND: '6', LEDGER_RATE_LIMIT_WRITES_PER_SECOND: '3' };
 
 describe('Rate limits per client', () => {
-  let t: LedgerTestApp;
+  const t = ledgerAppStack('rate_limits', BUDGETS);
   let fx: LedgerFixtures;
 
   beforeAll(async () => {
-    t = await startLedgerTestApp('rate_limits', BUDGETS);
     fx = LedgerFixtures.of(t);
   });
-  afterAll(() => t.close());
 
   async function freshClient(): Promise<{ client: TestClient; api: ReturnType<typeof ledgerApi> }> {
     const client = await fx.client();
-    return { client, api: ledgerApi(t, await accessToken(t, client)) };
+    return { client, api: ledgerApi({ t, token: await accessToken(t, client) }) };
   }
 
   it('puts X-RateLimit-* on every authenticated response, errors included', async () => {
@@ -38,7 +36,7 @@ describe('Rate limits per client', () => {
     expect(refused.headers).toMatchObject({ 'retry-after': '1', 'x-ratelimit-limit': '3', 'x-ratelimit-remaining': '0' });
     // The read budget is untouched, and another client of the same organization has its own.
     await api.get(`/ledgers/${client.ledgerId}`).expect(200);
-    const other = ledgerApi(t, await accessToken(t, await fx.client({ organizationId: client.organizationId })));
+    const other = ledgerApi({ t, token: await accessToken(t, await fx.client({ organizationId: client.organizationId })) });
     await other.patch(`/ledgers/${client.ledgerId}`, { name: 'other' }).expect(200);
   });
 
@@ -58,7 +56,7 @@ describe('Rate limits when Redis is lost', () => {
     const t = await startLedgerTestApp('rate_limits_no_redis', { ...BUDGETS, REDIS_URL: redis.url });
     try {
       const client = await LedgerFixtures.of(t).client();
-      const api = ledgerApi(t, await accessToken(t, client));
+      const api = ledgerApi({ t, token: await accessToken(t, client) });
       await redis.stop();
       const results = await Promise.all(Array.from({ length: 8 }, () => api.patch(`/ledgers/${client.ledgerId}`, {})));
       expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));

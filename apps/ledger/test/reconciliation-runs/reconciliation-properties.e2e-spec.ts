@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { DataSource } from 'typeorm';
 import { BooksApi, Json } from '../books-api';
-import { LedgerTestApp, startLedgerTestApp } from '../ledger-test-app';
+import { ledgerAppStack } from '../ledger-test-app';
 
 /*
  * Property: whatever the books and the bank statement look like (noise included: split payments,
@@ -73,30 +72,23 @@ function statement(s: Scenario): Json[] {
 }
 
 describe('Reconciliation properties', () => {
-  let t: LedgerTestApp;
-  let db: DataSource;
-
-  beforeAll(async () => {
-    t = await startLedgerTestApp('reconciliation_props', {
-      LOG_LEVEL: process.env.DEBUG_LOG ?? 'silent',
-      WEBHOOK_QUEUE_PREFIX: `test-recon-props-${randomBytes(4).toString('hex')}`,
-    });
-    db = t.app.get(DataSource);
+  const t = ledgerAppStack('reconciliation_props', {
+    LOG_LEVEL: process.env.DEBUG_LOG ?? 'silent',
+    WEBHOOK_QUEUE_PREFIX: `test-recon-props-${randomBytes(4).toString('hex')}`,
   });
-  afterAll(() => t.close());
 
   /** What a run could change: live matches, reconciled postings, row states. */
   async function snapshot(ledgerId: string) {
     const [matches, postings, rows] = await Promise.all([
-      db.query(`SELECT id, external_transaction_id, posting_ids::text[] AS posting_ids FROM reconciliation_matches WHERE ledger_id = $1 ORDER BY id`, [ledgerId]),
-      db.query(`SELECT id::text, reconciled_at FROM postings WHERE ledger_id = $1 ORDER BY id`, [ledgerId]),
-      db.query(`SELECT id, status, reconciliation_match_id, reconciliation_run_id FROM external_transactions WHERE ledger_id = $1 ORDER BY id`, [ledgerId]),
+      t.db.query(`SELECT id, external_transaction_id, posting_ids::text[] AS posting_ids FROM reconciliation_matches WHERE ledger_id = $1 ORDER BY id`, [ledgerId]),
+      t.db.query(`SELECT id::text, reconciled_at FROM postings WHERE ledger_id = $1 ORDER BY id`, [ledgerId]),
+      t.db.query(`SELECT id, status, reconciliation_match_id, reconciliation_run_id FROM external_transactions WHERE ledger_id = $1 ORDER BY id`, [ledgerId]),
     ]);
     return { matches, postings, rows };
   }
 
   async function checkInvariants(ledgerId: string, tolerance: number): Promise<void> {
-    const twice = await db.query(
+    const twice = await t.db.query(
       `SELECT 'posting' AS what, posting_id::text AS id FROM reconciliation_match_postings WHERE ledger_id = $1 AND released_at IS NULL
          GROUP BY posting_id HAVING count(*) > 1
        UNION ALL
@@ -106,7 +98,7 @@ describe('Reconciliation properties', () => {
     );
     expect(twice).toEqual([]);
     const matches: { id: string; row_amount: string; row_currency: string; currency: string; residual: string; auto_resolved: boolean;
-      status: string; row_match: string; sum: string; currencies: string[]; unreconciled: number; parts: number }[] = await db.query(
+      status: string; row_match: string; sum: string; currencies: string[]; unreconciled: number; parts: number }[] = await t.db.query(
       `SELECT m.id, x.amount::text AS row_amount, x.currency AS row_currency, m.currency, m.residual::text AS residual, m.auto_resolved,
          x.status, x.reconciliation_match_id AS row_match,
          (SELECT sum(CASE p.direction WHEN 'debit' THEN p.amount ELSE -p.amount END)::text FROM postings p WHERE p.id = ANY (m.posting_ids)) AS sum,
@@ -151,7 +143,7 @@ describe('Reconciliation properties', () => {
         const body = { source: 'statement', strategy: s.strategy, auto_resolve_below_minor_units: String(s.tolerance), items: statement(s) };
         const first = await api.post('/reconciliation_runs', body).expect(201);
         expect(first.body.data.status).toBe('completed');
-        const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM reconciliation_matches WHERE reconciliation_run_id = $1`, [first.body.data.id]);
+        const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM reconciliation_matches WHERE reconciliation_run_id = $1`, [first.body.data.id]);
         expect(first.body.data.matched_count).toBe(n);
         expect(first.body.data.matched_count + first.body.data.unmatched_count).toBe(new Set(body.items.map((i) => i.external_id)).size);
         await checkInvariants(api.client.ledgerId, s.tolerance);

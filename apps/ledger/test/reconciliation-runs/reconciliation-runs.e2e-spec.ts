@@ -1,8 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { pollUntil } from '@bursar/testing';
 import { BooksApi, Json } from '../books-api';
-import { LedgerTestApp, startLedgerTestApp } from '../ledger-test-app';
+import { ledgerAppStack } from '../ledger-test-app';
 
 /** Runs over more than this many open rows are queued (the setting's default is 500). */
 const SYNC_LIMIT = 6;
@@ -10,21 +9,14 @@ const DAY = '2026-03-10';
 const at = (time: string) => `${DAY}T${time}Z`;
 
 describe('Reconciliation runs', () => {
-  let t: LedgerTestApp;
-  let db: DataSource;
-
-  beforeAll(async () => {
-    t = await startLedgerTestApp('reconciliation_runs', {
-      LOG_LEVEL: process.env.DEBUG_LOG ?? 'silent',
-      // The file's own queue, so parallel suites never take each other's runs.
-      WEBHOOK_QUEUE_PREFIX: `test-recon-${randomBytes(4).toString('hex')}`,
-      LEDGER_RECONCILIATION_SYNC_ROW_LIMIT: String(SYNC_LIMIT),
-      LEDGER_RECONCILIATION_SWEEP_INTERVAL_MS: '200',
-      LEDGER_RECONCILIATION_STALE_AFTER_MS: '1500',
-    });
-    db = t.app.get(DataSource);
+  const t = ledgerAppStack('reconciliation_runs', {
+    LOG_LEVEL: process.env.DEBUG_LOG ?? 'silent',
+    // The file's own queue, so parallel suites never take each other's runs.
+    WEBHOOK_QUEUE_PREFIX: `test-recon-${randomBytes(4).toString('hex')}`,
+    LEDGER_RECONCILIATION_SYNC_ROW_LIMIT: String(SYNC_LIMIT),
+    LEDGER_RECONCILIATION_SWEEP_INTERVAL_MS: '200',
+    LEDGER_RECONCILIATION_STALE_AFTER_MS: '1500',
   });
-  afterAll(() => t.close());
 
   /** A fresh ledger with a bank account (asset) and the accounts money comes from and goes to. */
   async function books(): Promise<BooksApi> {
@@ -55,7 +47,7 @@ describe('Reconciliation runs', () => {
   const inline = (api: BooksApi, body: Json) => api.post('/reconciliation_runs', { source: 'Bank A', ...body });
 
   async function postingState(id: number) {
-    const [row] = await db.query(`SELECT reconciled_at, reconciliation_reference FROM postings WHERE id = $1`, [id]);
+    const [row] = await t.db.query(`SELECT reconciled_at, reconciliation_reference FROM postings WHERE id = $1`, [id]);
     return row as { reconciled_at: Date | null; reconciliation_reference: string | null };
   }
 
@@ -106,7 +98,7 @@ describe('Reconciliation runs', () => {
 
     expect((await postingState(posting)).reconciled_at).not.toBeNull();
     expect((await postingState(posting)).reconciliation_reference).toBe('stmt-1');
-    const rows = await db.query(`SELECT external_id, status, reconciliation_run_id, reconciliation_match_id FROM external_transactions
+    const rows = await t.db.query(`SELECT external_id, status, reconciliation_run_id, reconciliation_match_id FROM external_transactions
       WHERE source_id = $1 ORDER BY external_id`, [run.source_id]);
     expect(rows).toEqual([
       { external_id: 'e1', status: 'matched', reconciliation_run_id: run.id, reconciliation_match_id: run.matched[0].match_id },
@@ -144,9 +136,9 @@ describe('Reconciliation runs', () => {
     const again = (await inline(api, body).expect(201)).body.data;
     expect(again).toMatchObject({ status: 'completed', matched_count: 0, unmatched_count: 1, matched: [] });
     expect(await postingState(posting)).toEqual(before);
-    const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM reconciliation_matches WHERE ledger_id = $1`, [api.client.ledgerId]);
+    const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM reconciliation_matches WHERE ledger_id = $1`, [api.client.ledgerId]);
     expect(n).toBe(1);
-    const [row] = await db.query(`SELECT reconciliation_run_id FROM external_transactions WHERE external_id = 'r1' AND ledger_id = $1`, [api.client.ledgerId]);
+    const [row] = await t.db.query(`SELECT reconciliation_run_id FROM external_transactions WHERE external_id = 'r1' AND ledger_id = $1`, [api.client.ledgerId]);
     expect(row.reconciliation_run_id).toBe(first.id);
 
     const key = randomUUID();
@@ -161,7 +153,7 @@ describe('Reconciliation runs', () => {
     const taken = await deposit(api, '310', at('10:00:00'));
     const kept = await deposit(api, '320', at('10:00:00'));
     // A hand reconciliation holds the posting while the run's batch reaches it, then commits first.
-    const holder = db.createQueryRunner();
+    const holder = t.db.createQueryRunner();
     await holder.connect();
     await holder.startTransaction();
     await holder.query(`SELECT id FROM postings WHERE id = $1 FOR UPDATE`, [taken]);
@@ -169,7 +161,7 @@ describe('Reconciliation runs', () => {
     try {
       const pending = inline(api, { source: 'contended', items: [item('t1', '310', at('10:05:00')), item('t2', '320', at('10:05:00'))] }).then((r) => r);
       await pollUntil(
-        () => db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%UPDATE postings p%'`),
+        () => t.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%UPDATE postings p%'`),
         (rows: { n: number }[]) => rows[0].n > 0,
       );
       await holder.query(`UPDATE postings SET reconciled_at = clock_timestamp() WHERE id = $1`, [taken]);
@@ -184,9 +176,9 @@ describe('Reconciliation runs', () => {
     expect(run).toMatchObject({ status: 'completed', matched_count: 1, unmatched_count: 1 });
     expect(run.matched).toEqual([expect.objectContaining({ external_id: 't2', posting_id: kept })]);
     expect(run.unmatched_external).toEqual([expect.objectContaining({ external_id: 't1' })]);
-    const matches = await db.query(`SELECT posting_ids FROM reconciliation_matches WHERE reconciliation_run_id = $1`, [run.id]);
+    const matches = await t.db.query(`SELECT posting_ids FROM reconciliation_matches WHERE reconciliation_run_id = $1`, [run.id]);
     expect(matches).toEqual([{ posting_ids: [String(kept)] }]);
-    const rows = await db.query(`SELECT external_id, status FROM external_transactions WHERE source_id = $1 ORDER BY external_id`, [run.source_id]);
+    const rows = await t.db.query(`SELECT external_id, status FROM external_transactions WHERE source_id = $1 ORDER BY external_id`, [run.source_id]);
     expect(rows).toEqual([{ external_id: 't1', status: 'open' }, { external_id: 't2', status: 'matched' }]);
     expect((await api.events('reconciliation.match_created')).map((e) => (e.data as Json).posting_ids)).toEqual([[kept]]);
   });
@@ -196,14 +188,14 @@ describe('Reconciliation runs', () => {
     const hidden = await deposit(api, '410', at('10:00:00'));
     const kept = await deposit(api, '420', at('10:00:00'));
     const holder = (await inline(api, { source: 'holder', items: [item('h1', '999', at('10:00:00'))] }).expect(201)).body.data;
-    const [holderRow] = await db.query(`SELECT id FROM external_transactions WHERE source_id = $1`, [holder.source_id]);
+    const [holderRow] = await t.db.query(`SELECT id FROM external_transactions WHERE source_id = $1`, [holder.source_id]);
     // Another writer's live match that has not set reconciled_at yet: only the unique index sees it.
-    const [m] = await db.query(
+    const [m] = await t.db.query(
       `INSERT INTO reconciliation_matches (ledger_id, external_transaction_id, strategy, posting_ids, amount, currency)
        VALUES ($1, $2, 'exact', ARRAY[$3::bigint], 410, 'USD') RETURNING id`,
       [api.client.ledgerId, holderRow.id, hidden],
     );
-    await db.query(`INSERT INTO reconciliation_match_postings (match_id, posting_id, ledger_id) VALUES ($1, $2, $3)`, [m.id, hidden, api.client.ledgerId]);
+    await t.db.query(`INSERT INTO reconciliation_match_postings (match_id, posting_id, ledger_id) VALUES ($1, $2, $3)`, [m.id, hidden, api.client.ledgerId]);
 
     const run = (await inline(api, { items: [item('r1', '410', at('10:05:00')), item('r2', '420', at('10:05:00'))] }).expect(201)).body.data;
     expect(run).toMatchObject({ status: 'completed', matched_count: 1, unmatched_count: 1 });
@@ -267,7 +259,7 @@ describe('Reconciliation runs', () => {
     expect(sum).toMatchObject({ strategy: 'sum_in_window', matched_count: 1, unmatched_count: 0, pass_counts: { sum_in_window: 1 } });
     expect(sum.matched.map((m: Json) => m.posting_id).sort()).toEqual([...parts].sort());
     expect(new Set(sum.matched.map((m: Json) => m.match_id)).size).toBe(1);
-    const [match] = await db.query(`SELECT strategy, posting_ids::text[] AS posting_ids, residual::text FROM reconciliation_matches WHERE id = $1`, [
+    const [match] = await t.db.query(`SELECT strategy, posting_ids::text[] AS posting_ids, residual::text FROM reconciliation_matches WHERE id = $1`, [
       sum.matched[0].match_id,
     ]);
     expect(match).toMatchObject({ strategy: 'sum_in_window', residual: '0' });
@@ -286,7 +278,7 @@ describe('Reconciliation runs', () => {
     ).body.data;
     expect(run).toMatchObject({ matched_count: 1, unmatched_count: 1, auto_resolve_below_minor_units: '5' });
     expect(run.matched[0]).toMatchObject({ external_id: 'a1', posting_id: close, amount: '1000', residual: '5', strategy: 'exact' });
-    const [match] = await db.query(`SELECT auto_resolved, residual::text FROM reconciliation_matches WHERE id = $1`, [run.matched[0].match_id]);
+    const [match] = await t.db.query(`SELECT auto_resolved, residual::text FROM reconciliation_matches WHERE id = $1`, [run.matched[0].match_id]);
     expect(match).toEqual({ auto_resolved: true, residual: '5' });
     expect(run.unmatched_external[0].external_id).toBe('a2');
     const [event] = await api.events('reconciliation.break_auto_resolved');
@@ -346,7 +338,7 @@ describe('Reconciliation runs', () => {
     await bad({ source: 'v', items: [item('v1', '1', at('00:00:00'))], window_seconds: -1 }, 'window_seconds');
     await bad({ source: 'v', items: [item('v1', '1', at('00:00:00'))], auto_resolve_below_minor_units: '-1' }, 'auto_resolve_below_minor_units');
     await bad({ source: 'v', items: [item('v1', '1', at('00:00:00'))], from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' }, 'to');
-    const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM external_transactions WHERE ledger_id = $1`, [api.client.ledgerId]);
+    const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM external_transactions WHERE ledger_id = $1`, [api.client.ledgerId]);
     expect(n).toBe(0);
     await api.get('/reconciliation_runs?limit=201').expect(422);
     await api.get('/reconciliation_runs?limit=0').expect(422);
@@ -359,7 +351,7 @@ describe('Reconciliation runs', () => {
     await inline(api, { source: 'race', items: [item('p1', '10', at('10:00:00'))] }).expect(201);
     const posting = await deposit(api, '10', at('10:00:00'));
     // Holding the posting's row lock keeps the winning run `running` until the loser has been answered.
-    const holder = db.createQueryRunner();
+    const holder = t.db.createQueryRunner();
     await holder.connect();
     await holder.startTransaction();
     await holder.query(`SELECT id FROM postings WHERE id = $1 FOR UPDATE`, [posting]);
@@ -409,7 +401,7 @@ describe('Reconciliation runs', () => {
     const source = (await api.post('/sources', { name: 'orphan' }).expect(201)).body.data;
     await inline(api, { source: 'orphan', items: [item('o1', '15', at('10:00:00'))] }).expect(201);
     await deposit(api, '15', at('10:00:00'));
-    const [{ id }] = await db.query(
+    const [{ id }] = await t.db.query(
       `INSERT INTO reconciliation_runs (ledger_id, source_id, status, strategy, window_seconds, attempts, started_at, heartbeat_at)
        VALUES ($1, $2, 'running', 'exact', 86400, 1, now() - interval '1 hour', now() - interval '1 hour') RETURNING id`,
       [api.client.ledgerId, source.id],
@@ -427,7 +419,7 @@ describe('Reconciliation runs', () => {
   it('fails a run that keeps dying instead of retrying it forever', async () => {
     const api = await books();
     const source = (await api.post('/sources', { name: 'cursed' }).expect(201)).body.data;
-    const [{ id }] = await db.query(
+    const [{ id }] = await t.db.query(
       `INSERT INTO reconciliation_runs (ledger_id, source_id, status, strategy, window_seconds, attempts, started_at, heartbeat_at)
        VALUES ($1, $2, 'running', 'exact', 86400, 3, now() - interval '1 hour', now() - interval '1 hour') RETURNING id`,
       [api.client.ledgerId, source.id],

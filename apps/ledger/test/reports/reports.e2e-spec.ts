@@ -1,22 +1,9 @@
-import { BooksApi, startBooksApp } from '../books-api';
-import { LedgerTestApp } from '../ledger-test-app';
+import { booksStack } from '../books-api';
 
 describe('Reports', () => {
-  let t: LedgerTestApp;
-  let api: BooksApi;
+  const api = booksStack('reports', { accounts: ['cash', 'equipment', 'loan', 'capital', 'sales', 'rent', 'eur:cash', 'eur:sales', 'idle'] });
 
   beforeAll(async () => {
-    t = await startBooksApp('reports');
-    api = await BooksApi.start(t);
-    await api.account('cash', 'asset');
-    await api.account('equipment', 'asset');
-    await api.account('loan', 'liability');
-    await api.account('capital', 'equity');
-    await api.account('sales', 'revenue');
-    await api.account('rent', 'expense');
-    await api.account('eur:cash', 'asset', 'EUR');
-    await api.account('eur:sales', 'revenue', 'EUR');
-    await api.account('idle', 'asset');
     const at = (day: string) => ({ value_date: `2026-04-${day}T09:00:00Z` });
     await api.transfer('capital', 'cash', '1000', 'USD', at('01')).expect(201);
     await api.transfer('loan', 'cash', '500', 'USD', at('02')).expect(201);
@@ -25,7 +12,6 @@ describe('Reports', () => {
     await api.transfer('cash', 'equipment', '200', 'USD', at('05')).expect(201);
     await api.transfer('eur:sales', 'eur:cash', '50', 'EUR', at('05')).expect(201);
   });
-  afterAll(() => t.close());
 
   it('trial balance: healthy, per-account rows, zero accounts only on request, point in time', async () => {
     const res = await api.get('/reports/trial_balance').expect(200);

@@ -1,19 +1,13 @@
-import { DataSource } from 'typeorm';
 import { SourcesService } from '../../src/sources/sources.service';
-import { BooksApi, startBooksApp } from '../books-api';
-import { LedgerTestApp } from '../ledger-test-app';
+import { BooksApi, booksStack } from '../books-api';
 
 describe('Sources (reference s.12)', () => {
-  let t: LedgerTestApp;
-  let api: BooksApi;
+  const api = booksStack('sources');
   let other: BooksApi;
 
   beforeAll(async () => {
-    t = await startBooksApp('sources');
-    api = await BooksApi.start(t);
-    other = await BooksApi.start(t);
+    other = await BooksApi.start(api.t);
   });
-  afterAll(() => t.close());
 
   it('creates a source with its defaults, lowercasing the name', async () => {
     const res = await api.post('/sources', { name: 'Chase-Operating', description: 'main bank', metadata: { team: 'ops' } }).expect(201);
@@ -53,7 +47,7 @@ describe('Sources (reference s.12)', () => {
   });
 
   it('promotes an implicit source (made by an inline run) instead of refusing it', async () => {
-    const ds = t.app.get(DataSource);
+    const ds = api.db;
     const [implicit] = await ds.query(`INSERT INTO reconciliation_sources (ledger_id, name, implicit) VALUES ($1, 'stripe', true) RETURNING id`, [
       api.client.ledgerId,
     ]);
@@ -66,7 +60,7 @@ describe('Sources (reference s.12)', () => {
   });
 
   it('finds or creates an implicit source by name, one row under parallel callers (what inline runs use)', async () => {
-    const sources = t.app.get(SourcesService);
+    const sources = api.t.app.get(SourcesService);
     const scope = { organizationId: api.client.organizationId, mode: 'test' as const, ledgerId: api.client.ledgerId };
     const made = await Promise.all(Array.from({ length: 8 }, (_, i) => sources.findOrCreateImplicit(scope, i % 2 ? 'Adyen' : 'adyen')));
     expect(new Set(made.map((s) => s.id)).size).toBe(1);
@@ -153,7 +147,7 @@ describe('Sources (reference s.12)', () => {
   });
 
   it('lists newest first with a cursor, one ledger only', async () => {
-    const fresh = await BooksApi.start(t);
+    const fresh = await BooksApi.start(api.t);
     const names = ['s1', 's2', 's3', 's4', 's5'];
     for (const name of names) await fresh.post('/sources', { name }).expect(201);
     const seen: string[] = [];
@@ -175,7 +169,7 @@ describe('Sources (reference s.12)', () => {
   });
 
   it('needs the scopes: reads ledger:read, writes ledger:write', async () => {
-    const reader = await BooksApi.start(t, ['ledger:read']);
+    const reader = await BooksApi.start(api.t, ['ledger:read']);
     await reader.get('/sources').expect(200);
     const res = await reader.post('/sources', { name: 'nope' }).expect(403);
     expect(res.body.error.code).toBe('insufficient_scope');

@@ -1,20 +1,7 @@
-import { BooksApi, leg, startBooksApp } from '../books-api';
-import { LedgerTestApp } from '../ledger-test-app';
+import { booksStack, leg } from '../books-api';
 
 describe('Corrections: reversals and refunds', () => {
-  let t: LedgerTestApp;
-  let api: BooksApi;
-
-  beforeAll(async () => {
-    t = await startBooksApp('corrections');
-    api = await BooksApi.start(t);
-    await api.account('cash', 'asset');
-    await api.account('sales', 'revenue');
-    await api.account('fees', 'revenue');
-    await api.account('eur:cash', 'asset', 'EUR');
-    await api.account('eur:sales', 'revenue', 'EUR');
-  });
-  afterAll(() => t.close());
+  const api = booksStack('corrections', { accounts: ['cash', 'sales', 'fees', 'eur:cash', 'eur:sales'] });
 
   const sale = (amount: string, extra: Record<string, unknown> = {}) => api.transfer('sales', 'cash', amount, 'USD', extra).expect(201);
 

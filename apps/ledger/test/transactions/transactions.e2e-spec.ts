@@ -1,27 +1,17 @@
-import { DataSource } from 'typeorm';
 import request from 'supertest';
-import { BooksApi, startBooksApp } from '../books-api';
-import { accessToken, LedgerFixtures } from '../ledger-fixtures';
-import { LedgerTestApp } from '../ledger-test-app';
+import { booksStack, leg } from '../books-api';
+import { accessToken } from '../ledger-fixtures';
 
 const HUGE = '123456789012345678901234567890123456789012345678901234567890';
 
 describe('Transactions', () => {
-  let t: LedgerTestApp;
-  let api: BooksApi;
-
-  beforeAll(async () => {
-    t = await startBooksApp('transactions');
-    api = await BooksApi.start(t);
-    await api.account('cash', 'asset');
-    await api.account('deposits', 'liability');
-    await api.account('wallet', 'liability', 'USD', { overdraft_policy: 'none' });
-    await api.account('eur:cash', 'asset', 'EUR');
-    await api.account('eur:deposits', 'liability', 'EUR');
-    await api.account('big:a', 'asset', 'TOKEN');
-    await api.account('big:b', 'equity', 'TOKEN');
+  const api = booksStack('transactions', {
+    accounts: [
+      'cash', 'deposits', 'wallet', 'eur:cash', 'eur:deposits',
+      ['big:a', 'asset', 'TOKEN'],
+      ['big:b', 'equity', 'TOKEN'],
+    ],
   });
-  afterAll(() => t.close());
 
   it('records a balanced transaction, moves balances and emits transaction.created', async () => {
     const res = await api
@@ -113,7 +103,7 @@ describe('Transactions', () => {
       { account: 'deposits', amount: '7', currency: 'USD', direction: 'credit' },
     ];
     const first = await api.post('/transactions', { postings, metadata: { n: '1' } }, 'key-stored-1').expect(201);
-    const [row] = await t.app.get(DataSource).query(`SELECT state, response_status FROM idempotency_keys WHERE key = 'key-stored-1'`);
+    const [row] = await api.db.query(`SELECT state, response_status FROM idempotency_keys WHERE key = 'key-stored-1'`);
     expect(row).toEqual({ state: 'completed', response_status: 201 });
     // A replay answers what the first request answered, not the transaction as it stands now.
     await api.patch(`/transactions/${first.body.data.id}`, { metadata: { n: '2' } }).expect(200);
@@ -129,13 +119,13 @@ describe('Transactions', () => {
   });
 
   it('refuses a key the client used on another ledger with 409 already_exists, and rolls the write back', async () => {
-    const fx = LedgerFixtures.of(t);
+    const fx = api.fx;
     const free = await fx.client();
     const second = await fx.ledger(free.organizationId, 'test', 'second');
-    await t.app.get(DataSource).query('UPDATE oauth_clients SET ledger_id = NULL WHERE id = $1', [free.clientId]);
-    const token = await accessToken(t, free);
+    await api.db.query('UPDATE oauth_clients SET ledger_id = NULL WHERE id = $1', [free.clientId]);
+    const token = await accessToken(api.t, free);
     const post = (ledger: string, path: string, body: object, key: string) =>
-      request(t.app.getHttpServer())
+      request(api.t.app.getHttpServer())
         .post(`/ledger/v1${path}`)
         .set('Authorization', `Bearer ${token}`)
         .set('X-Ledger-Id', ledger)
@@ -152,7 +142,7 @@ describe('Transactions', () => {
     // The second ledger has no transaction with this key, so only the key's row can refuse it.
     const res = await post(second, '/transactions', { postings }, 'cross-ledger-1').expect(409);
     expect(res.body.error).toMatchObject({ code: 'already_exists', param: 'Idempotency-Key' });
-    const db = t.app.get(DataSource);
+    const db = api.db;
     expect(await db.query('SELECT id FROM transactions WHERE ledger_id = $1', [second])).toEqual([]);
     expect(await db.query(`SELECT id FROM events WHERE ledger_id = $1 AND type = 'transaction.created'`, [second])).toEqual([]);
   });
@@ -172,6 +162,8 @@ describe('Transactions', () => {
   it('holds pending postings out of available, commits them, and refuses committing a reversed one', async () => {
     await api.account('hold:src', 'liability', 'USD', { overdraft_policy: 'none' });
     await api.account('hold:dst', 'liability', 'USD');
+    /** `amount` pending from hold:src to hold:dst. */
+    const pendingMove = (amount: string) => api.book([leg('debit', 'hold:src', amount, 'USD', { pending: true }), leg('credit', 'hold:dst', amount, 'USD', { pending: true })]);
     await api
       .post('/transactions', {
         postings: [
@@ -180,25 +172,11 @@ describe('Transactions', () => {
         ],
       })
       .expect(201);
-    const pending = await api
-      .post('/transactions', {
-        postings: [
-          { account: 'hold:src', amount: '60', currency: 'USD', direction: 'debit', pending: true },
-          { account: 'hold:dst', amount: '60', currency: 'USD', direction: 'credit', pending: true },
-        ],
-      })
-      .expect(201);
+    const pending = await pendingMove('60').expect(201);
     expect(pending.body.data.status).toBe('pending');
     expect(await api.balance('hold:src')).toMatchObject({ posted: '100', pending: '-60', available: '40' });
     expect(await api.balance('hold:dst')).toMatchObject({ posted: '0', pending: '60', available: '0' });
-    const second = await api
-      .post('/transactions', {
-        postings: [
-          { account: 'hold:src', amount: '50', currency: 'USD', direction: 'debit', pending: true },
-          { account: 'hold:dst', amount: '50', currency: 'USD', direction: 'credit', pending: true },
-        ],
-      })
-      .expect(422);
+    const second = await pendingMove('50').expect(422);
     expect(second.body.error.code).toBe('insufficient_funds');
     const committed = await api.post(`/transactions/${pending.body.data.id}/commit`).expect(200);
     expect(committed.body.data.status).toBe('posted');
@@ -207,14 +185,7 @@ describe('Transactions', () => {
     await api.post(`/transactions/${pending.body.data.id}/commit`).expect(200);
     expect((await api.events('transaction.committed')).filter((e) => e.resource_id === pending.body.data.id)).toHaveLength(1);
 
-    const held = await api
-      .post('/transactions', {
-        postings: [
-          { account: 'hold:src', amount: '10', currency: 'USD', direction: 'debit', pending: true },
-          { account: 'hold:dst', amount: '10', currency: 'USD', direction: 'credit', pending: true },
-        ],
-      })
-      .expect(201);
+    const held = await pendingMove('10').expect(201);
     const reversal = await api.post(`/transactions/${held.body.data.id}/reverse`).expect(201);
     expect(reversal.body.data.postings).toEqual([]);
     const voided = await api.get(`/transactions/${held.body.data.id}`).expect(200);
@@ -365,7 +336,7 @@ describe('Transactions', () => {
     expect(del.body.error).toMatchObject({ code: 'invalid_request', hint: expect.stringContaining(`/v1/transactions/${tx.id}/reverse`) });
     // An authenticated answer like any other: it carries the caller's write budget.
     expect(del.headers).toMatchObject({ 'x-ratelimit-limit': expect.stringMatching(/^\d+$/), 'x-ratelimit-remaining': expect.stringMatching(/^\d+$/) });
-    await request(t.app.getHttpServer()).delete(`/ledger/v1/transactions/${tx.id}`).expect(401);
+    await request(api.t.app.getHttpServer()).delete(`/ledger/v1/transactions/${tx.id}`).expect(401);
   });
 
   it('stores PATCHed metadata values as strings (R2)', async () => {

@@ -6,19 +6,18 @@ import {
 } from '@bursar/testing';
 import { EventsService } from '../../src/events/events.service';
 import { accessToken, LedgerFixtures } from '../ledger-fixtures';
-import { LedgerTestApp, startLedgerTestApp } from '../ledger-test-app';
+import { ledgerAppStack } from '../ledger-test-app';
 
 describe('Ledger webhooks when Redis loses its data', () => {
   // Retries 2 s apart, so the test can wipe the queue while a retry waits; lost jobs are
   // published again half a second after they should have shown up.
   const env = { ...webhookTestEnv('ledger-recovery', 2_000), WEBHOOK_REPUBLISH_AFTER_MS: '500' };
-  let t: LedgerTestApp;
+  const t = ledgerAppStack('webhooks_recovery', env);
   let worker: WorkerProcess;
   let receiver: WebhookReceiver;
   let redis: Redis;
 
   beforeAll(async () => {
-    t = await startLedgerTestApp('webhooks_recovery', env);
     worker = await startWorkerProcess({ REDIS_URL: testRedisUrl(), ...env });
     receiver = await startWebhookReceiver();
     redis = new Redis(testRedisUrl());
@@ -27,7 +26,6 @@ describe('Ledger webhooks when Redis loses its data', () => {
     await worker.stop();
     await receiver.close();
     redis.disconnect();
-    await t.close();
   });
 
   /** Everything this file's queues hold, gone, as after a Redis restart without persistence. */

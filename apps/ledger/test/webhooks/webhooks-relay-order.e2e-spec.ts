@@ -4,19 +4,18 @@ import { expectBurstFannedOutOnce, expectLateCommitDelivered, RelayProbe, webhoo
 import { LedgerScope } from '../../src/common/mode';
 import { EventsService } from '../../src/events/events.service';
 import { accessToken, LedgerFixtures } from '../ledger-fixtures';
-import { LedgerTestApp, startLedgerTestApp } from '../ledger-test-app';
+import { ledgerAppStack } from '../ledger-test-app';
 
 /**
  * The outbox relay when commits land out of order: it takes every unrelayed row it can see, so an
  * event whose transaction drew an earlier seq and committed later is still fanned out, once.
  */
 describe('Ledger webhook relay with late commits', () => {
-  let t: LedgerTestApp;
+  const t = ledgerAppStack('relay_order', webhookTestEnv('ledger-relay-order'));
   let db: DataSource;
   let scope: LedgerScope;
 
   beforeAll(async () => {
-    t = await startLedgerTestApp('relay_order', webhookTestEnv('ledger-relay-order'));
     db = t.app.get(DataSource);
     const client = await LedgerFixtures.of(t).client();
     scope = { organizationId: client.organizationId, mode: 'test', ledgerId: client.ledgerId };
@@ -26,7 +25,6 @@ describe('Ledger webhook relay with late commits', () => {
       .send({ url: 'http://127.0.0.1:9/hook' })
       .expect(201);
   });
-  afterAll(() => t.close());
 
   const probe = (): RelayProbe => ({
     db,

@@ -15,20 +15,18 @@ export class DeliveryMetrics {
       labelNames: ['service', 'outcome'],
       registers: [registry],
     });
-    this.attemptDuration = new Histogram({
-      name: 'webhook_attempt_duration_seconds',
-      help: 'Time from sending a delivery to the end of the response (or the error)',
-      labelNames: ['service'],
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers: [registry],
-    });
-    this.receiptLatency = new Histogram({
-      name: 'webhook_enqueue_to_receipt_seconds',
-      help: 'Time from the service enqueuing a delivery to the receiver acknowledging it',
-      labelNames: ['service'],
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 60, 3600],
-      registers: [registry],
-    });
+    const seconds = (name: string, help: string, buckets: number[]) =>
+      new Histogram({ name, help, labelNames: ['service'], buckets, registers: [registry] });
+    this.attemptDuration = seconds(
+      'webhook_attempt_duration_seconds',
+      'Time from sending a delivery to the end of the response (or the error)',
+      [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    );
+    this.receiptLatency = seconds(
+      'webhook_enqueue_to_receipt_seconds',
+      'Time from the service enqueuing a delivery to the receiver acknowledging it',
+      [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 60, 3600],
+    );
     new Gauge({
       name: 'webhook_queue_depth',
       help: 'Delivery jobs in the queue by state (waiting, delayed = awaiting a retry, active, failed = dead, kept briefly)',

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiPropertyOptional, ApiPropertyOptions, DECORATORS } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions, DECORATORS } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { getMetadataStorage, IS_OBJECT, IsIn, IsObject, IsOptional, IsString, IsUUID, Length, ValidateNested, ValidationTypes } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, getMetadataStorage, IS_OBJECT, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Max, Min, ValidateNested, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 
 /*
@@ -20,6 +20,17 @@ export function NestedDto(type: () => new () => object, options: { each?: boolea
   return applyDecorators(IsObject({ each }), ValidateNested({ each }), Type(type));
 }
 
+/** A required list of `min` to `max` nested DTOs, each refused unless a JSON object. */
+export function NestedList(type: () => new () => object, min: number, max: number, doc: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(
+    ApiProperty({ type: [type()], minItems: min, maxItems: max, ...doc } as ApiPropertyOptions),
+    IsArray(),
+    ArrayMinSize(min),
+    ArrayMaxSize(max),
+    NestedDto(type, { each: true }),
+  );
+}
+
 /**
  * An optional field that also takes null (to clear it or turn it off): documented nullable, which
  * is what keeps an explicit null from being read as absent, and validated only when a value is sent.
@@ -33,6 +44,11 @@ export function OptionalIn(values: readonly string[], doc: ApiPropertyOptions = 
   return applyDecorators(ApiPropertyOptional({ enum: values, ...doc } as ApiPropertyOptions), IsOptional(), IsIn([...values]));
 }
 
+/** A required string of `min` to `max` characters. */
+export function RequiredText(min: number, max: number, doc: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(ApiProperty(doc), IsString(), Length(min, max));
+}
+
 /** An optional string of `min` to `max` characters. */
 export function OptionalText(min: number, max: number, doc: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(ApiPropertyOptional(doc), IsOptional(), IsString(), Length(min, max));
@@ -41,6 +57,18 @@ export function OptionalText(min: number, max: number, doc: ApiPropertyOptions =
 /** An optional uuid, documented as one. */
 export function OptionalUuid(doc: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(ApiPropertyOptional({ format: 'uuid', ...doc } as ApiPropertyOptions), IsOptional(), IsUUID());
+}
+
+/** An optional whole number from `min` to `max` (a query string's digits are converted), documented with its bounds. */
+export function OptionalInt(min: number, max: number, doc: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ minimum: min, maximum: max, ...doc } as ApiPropertyOptions),
+    IsOptional(),
+    Type(() => Number),
+    IsInt(),
+    Min(min),
+    Max(max),
+  );
 }
 
 interface PropertyDoc {

@@ -1,13 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsArray, IsBoolean, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { RequiredText } from '@bursar/service-kit';
 import { ACCOUNT_TYPES, AccountType } from '../../accounts/account-kinds';
 import { ClassificationFieldsDto } from '../../accounts/dto/classification-fields.dto';
 import { CURRENCY_PATTERN } from '../../accounts/currencies';
 
 export class CreateAccountTemplateDto extends ClassificationFieldsDto {
-  @ApiProperty({ description: 'Unique within the ledger; templates are immutable, so evolve one by creating a new name' })
-  @IsString()
-  @Length(1, 200)
+  @RequiredText(1, 200, { description: 'Unique within the ledger; templates are immutable, so evolve one by creating a new name' })
   name: string;
 
   @ApiProperty({ enum: ACCOUNT_TYPES })

@@ -1,9 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsString, Length } from 'class-validator';
+import { RequiredText } from '@bursar/service-kit';
 
 export class CloseAccountDto {
-  @ApiProperty({ description: 'Free label of who closed the account' })
-  @IsString()
-  @Length(1, 200)
+  @RequiredText(1, 200, { description: 'Free label of who closed the account' })
   closed_by_label: string;
 }

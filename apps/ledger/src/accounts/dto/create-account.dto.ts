@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Length } from 'class-validator';
+import { IsOptional } from 'class-validator';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
 import {
   ACCOUNT_ID_PATTERN,
@@ -11,7 +11,7 @@ import {
   OverdraftPolicy,
 } from '../account-kinds';
 import { ClassificationFieldsDto } from './classification-fields.dto';
-import { OptionalIn, OptionalText } from '@bursar/service-kit';
+import { OptionalIn, OptionalText, RequiredText } from '@bursar/service-kit';
 import { IsAccountId } from '../account-id.validator';
 import { IsCurrency } from '../currency.validator';
 
@@ -20,9 +20,7 @@ export class CreateAccountDto extends ClassificationFieldsDto {
   @IsAccountId()
   id: string;
 
-  @ApiProperty()
-  @IsString()
-  @Length(1, 500)
+  @RequiredText(1, 500)
   name: string;
 
   @OptionalIn(ACCOUNT_TYPES, { description: "Required unless a template supplies it (then it must match the template's)" })

@@ -1,6 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { OptionalInt } from '@bursar/service-kit';
 import { OptionalInstant } from '../../common/is-instant.decorator';
 import { LedgerSelectionQuery } from '../../common/pagination';
 
@@ -16,11 +14,6 @@ export class StatementQuery extends LedgerSelectionQuery {
   @OptionalInstant('Exclusive upper bound on value_date (default now)')
   to?: string;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 5000, default: 500 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(5000)
+  @OptionalInt(1, 5000, { default: 500 })
   limit = 500;
 }

@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { OptionalInt } from '@bursar/service-kit';
 import { LedgerSelectionQuery } from '../../common/pagination';
 
 const MAX_SIZE = Number.MAX_SAFE_INTEGER;
@@ -15,12 +16,7 @@ export class ListLogEntriesQuery extends LedgerSelectionQuery {
   @Max(MAX_SIZE)
   after = -1;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
+  @OptionalInt(1, 1000, { default: 100 })
   limit = 100;
 
   @ApiPropertyOptional({ description: "Only entries about this resource (a transaction's id, an account's, a period close's)" })
@@ -36,12 +32,7 @@ export class ListLogCheckpointsQuery extends LedgerSelectionQuery {
   @Matches(/^\d{1,15}$/, { message: 'cursor must be a next_cursor of an earlier page' })
   cursor?: string;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
+  @OptionalInt(1, 200, { default: 50 })
   limit = 50;
 }
 

@@ -1,13 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsIn, IsString, Length } from 'class-validator';
+import { IsIn } from 'class-validator';
 import { Mode, MODES } from '../../common/mode';
 import { OptionalMetadata } from '../../common/optional-metadata.decorator';
-import { OptionalText } from '@bursar/service-kit';
+import { OptionalText, RequiredText } from '@bursar/service-kit';
 
 export class CreateLedgerDto {
-  @ApiProperty({ minLength: 1, maxLength: 200 })
-  @IsString()
-  @Length(1, 200)
+  @RequiredText(1, 200, { minLength: 1, maxLength: 200 })
   name: string;
 
   @ApiProperty({ enum: MODES, description: "Must be the token's mode" })

@@ -1,13 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayNotEmpty, IsArray, IsIn, IsString, IsUUID, Length } from 'class-validator';
+import { ArrayNotEmpty, IsArray, IsIn, IsUUID } from 'class-validator';
+import { RequiredText } from '@bursar/service-kit';
 import { Mode, MODES } from '../../common/mode';
 import { ClientScope, CLIENT_SCOPES, fullScopeName } from '../oauth-scopes';
 
 export class CreateOauthClientDto {
-  @ApiProperty({ minLength: 1, maxLength: 200 })
-  @IsString()
-  @Length(1, 200)
+  @RequiredText(1, 200, { minLength: 1, maxLength: 200 })
   name: string;
 
   @ApiProperty({ enum: MODES, description: "Must be the calling token's mode" })

@@ -1,5 +1,7 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { RequiredText } from '@bursar/service-kit';
 import { IsInstant } from '../../common/is-instant.decorator';
 import { LedgerSelectionQuery } from '../../common/pagination';
 
@@ -12,9 +14,7 @@ export class CreatePeriodCloseDto {
   @IsInstant()
   period_end: string;
 
-  @ApiProperty({ description: 'Free label of who closes (not a service identity)' })
-  @IsString()
-  @Length(1, 200)
+  @RequiredText(1, 200, { description: 'Free label of who closes (not a service identity)' })
   closed_by_label: string;
 
   @ApiPropertyOptional()
@@ -30,9 +30,7 @@ export class CreatePeriodCloseDto {
 }
 
 export class ReopenPeriodDto {
-  @ApiProperty()
-  @IsString()
-  @Length(1, 200)
+  @RequiredText(1, 200)
   reopened_by_label: string;
 }
 
@@ -41,20 +39,18 @@ export class ReopenPeriodDto {
  * answer one page "whatever limit is", so paging parameters are accepted and ignored.
  */
 export class OnePageQuery extends LedgerSelectionQuery {
-  @ApiPropertyOptional({ description: 'Ignored: the list never paginates' })
-  @IsOptional()
-  @IsString()
+  @IgnoredPaging()
   limit?: string;
 
-  @ApiPropertyOptional({ description: 'Ignored: the list never paginates' })
-  @IsOptional()
-  @IsString()
+  @IgnoredPaging()
   cursor?: string;
 
-  @ApiPropertyOptional({ description: 'Ignored: the list never paginates' })
-  @IsOptional()
-  @IsString()
+  @IgnoredPaging()
   include_total?: string;
+}
+
+function IgnoredPaging(): PropertyDecorator {
+  return applyDecorators(ApiPropertyOptional({ description: 'Ignored: the list never paginates' }), IsOptional(), IsString());
 }
 
 export class ListPeriodClosesQuery extends OnePageQuery {

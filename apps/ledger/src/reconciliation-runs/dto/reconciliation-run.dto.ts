@@ -1,10 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { IsInstant, OptionalInstant } from '../../common/is-instant.decorator';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
 import { COMMON_LIMITS, LedgerSelectionQuery } from '../../common/pagination';
-import { OptionalText } from '@bursar/service-kit';
+import { OptionalInt, OptionalText, RequiredText } from '@bursar/service-kit';
 
 /** Longest window a run may look across (a year), bounding the candidates it reads. */
 export const MAX_WINDOW_SECONDS = 366 * 86_400;
@@ -64,9 +63,7 @@ export class SourceRunDto extends RunOptionsDto {}
 
 /** Reference s.12 inline run: the items are ingested into the named source (made implicitly if new), then reconciled. */
 export class InlineRunDto extends RunOptionsDto {
-  @ApiProperty({ maxLength: 200, description: 'Source name (case-insensitive); an implicit source is created when none has it' })
-  @IsString()
-  @Length(1, 200)
+  @RequiredText(1, 200, { maxLength: 200, description: 'Source name (case-insensitive); an implicit source is created when none has it' })
   @Matches(/\S/, { message: 'source must not be blank' })
   source: string;
 
@@ -101,12 +98,7 @@ export class InlineRunDto extends RunOptionsDto {
 
 /** The run list takes a limit only: it never pages (has_more false, next_cursor null). */
 export class ListRunsQuery extends LedgerSelectionQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: COMMON_LIMITS.maxLimit, default: COMMON_LIMITS.defaultLimit })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(COMMON_LIMITS.maxLimit)
+  @OptionalInt(1, COMMON_LIMITS.maxLimit, { default: COMMON_LIMITS.defaultLimit })
   limit: number = COMMON_LIMITS.defaultLimit;
 
   @ApiPropertyOptional({ description: 'Ignored: the list never pages' })

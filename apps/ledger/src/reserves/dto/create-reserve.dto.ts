@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsString, Length } from 'class-validator';
+import { RequiredText } from '@bursar/service-kit';
 import { OptionalInstant } from '../../common/is-instant.decorator';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
 import { OptionalMetadata } from '../../common/optional-metadata.decorator';
@@ -11,14 +11,10 @@ export class CreateReserveDto {
   @IsAccountId()
   source_account_id: string;
 
-  @ApiProperty({ description: 'Account template of the reserve account (type, classification, custody)' })
-  @IsString()
-  @Length(1, 200)
+  @RequiredText(1, 200, { description: 'Account template of the reserve account (type, classification, custody)' })
   template: string;
 
-  @ApiProperty({ description: 'Whom the reserve is held for; one reserve account per (template, counterparty_ref, currency)' })
-  @IsString()
-  @Length(1, 500)
+  @RequiredText(1, 500, { description: 'Whom the reserve is held for; one reserve account per (template, counterparty_ref, currency)' })
   counterparty_ref: string;
 
   @ApiProperty({ description: "Must equal the source account's currency (else 422 reserve_currency_mismatch)" })

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsString, Length } from 'class-validator';
+import { RequiredText } from '@bursar/service-kit';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
 import { OptionalMetadata } from '../../common/optional-metadata.decorator';
 import { IsAccountId } from '../../accounts/account-id.validator';
@@ -24,8 +24,6 @@ export class ClawReserveDto extends ReserveMoveDto {
   @IsAccountId()
   operator_account_id: string;
 
-  @ApiProperty({ description: 'Why the funds are clawed; kept on the transaction and the event' })
-  @IsString()
-  @Length(1, 200)
+  @RequiredText(1, 200, { description: 'Why the funds are clawed; kept on the transaction and the event' })
   reason_code: string;
 }

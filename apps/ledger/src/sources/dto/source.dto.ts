@@ -1,7 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateBy } from 'class-validator';
-import { NestedDto, Nullable, OptionalIn } from '@bursar/service-kit';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, Length, Matches, MaxLength, ValidateBy } from 'class-validator';
+import { NestedDto, Nullable, OptionalIn, OptionalInt, RequiredText } from '@bursar/service-kit';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
 import { CsvMappingDto } from '../../statements/dto/csv-mapping.dto';
 import { OptionalMetadata } from '../../common/optional-metadata.decorator';
@@ -35,12 +34,7 @@ export class UpdateSourceDto {
   @OptionalIn(MATCH_STRATEGIES, { description: 'Strategy runs on this source use unless they name one' })
   default_strategy?: (typeof MATCH_STRATEGIES)[number];
 
-  @ApiPropertyOptional({ minimum: 0, maximum: 31_536_000, description: 'Largest |posting value_date - row occurred_at| a run accepts' })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(31_536_000)
+  @OptionalInt(0, 31_536_000, { description: 'Largest |posting value_date - row occurred_at| a run accepts' })
   default_window_seconds?: number;
 
   @ApiPropertyOptional({ type: 'string', pattern: '^\\d+$', description: 'Residual (minor units) a run may resolve automatically' })
@@ -82,9 +76,7 @@ export class UpdateSourceDto {
 }
 
 export class CreateSourceDto extends UpdateSourceDto {
-  @ApiProperty({ description: 'Unique per ledger, stored lowercased', example: 'chase-operating', maxLength: 200 })
-  @IsString()
-  @Length(1, 200)
+  @RequiredText(1, 200, { description: 'Unique per ledger, stored lowercased', example: 'chase-operating', maxLength: 200 })
   name: string;
 
   @ApiPropertyOptional({

@@ -1,6 +1,6 @@
 import { detectFormat } from './detect';
 import { CsvMapping, datePattern, parseCsv } from './csv.parser';
-import { checkMutations, refusal } from './refusal.test-helper';
+import { checkMutations, expectInvalidStatement, refusal } from './refusal.test-helper';
 
 export const CSV = `Kontoauszug Girokonto
 Buchungstag;Betrag;Soll;Haben;Währung;Referenz;Verwendungszweck;Auftraggeber
@@ -34,9 +34,7 @@ describe('parseCsv', () => {
   });
 
   it('refuses a file without a mapping, naming the header row it saw', () => {
-    const error = refusal(() => parseCsv('Date,Amount,Ref\n2026-11-03,1.00,A\n', null));
-    expect([error.status, error.code]).toEqual([422, 'invalid_statement']);
-    expect(error.message).toMatch(/csv_mapping is not set.*header row: Date, Amount, Ref/);
+    expectInvalidStatement(() => parseCsv('Date,Amount,Ref\n2026-11-03,1.00,A\n', null), /csv_mapping is not set.*header row: Date, Amount, Ref/);
   });
 
   it.each([
@@ -44,10 +42,7 @@ describe('parseCsv', () => {
     ['a date off pattern', CSV_MAPPING, CSV.replace('04.11.2026', '2026-11-04'), /line 4: Buchungstag does not match dd.MM.yyyy/],
     ['an empty reference', CSV_MAPPING, CSV.replace('REF-2', ''), /line 4: Referenz is empty/],
     ['a bad amount', CSV_MAPPING, CSV.replace('-45,00', 'abc'), /line 4: Betrag is not a decimal amount/],
-  ])('refuses %s', (_name, mapping, text, message) => {
-    const error = refusal(() => parseCsv(text, mapping));
-    expect(error.message).toMatch(message);
-  });
+  ])('refuses %s', (_name, mapping, text, message) => expectInvalidStatement(() => parseCsv(text, mapping), message));
 
   it('checks calendar dates', () => {
     expect(datePattern('yyyy-MM-dd')('2026-02-28', 'line 1', 'd')).toBe('2026-02-28');

@@ -1,6 +1,6 @@
 import { detectFormat } from './detect';
 import { parseMt940 } from './mt940.parser';
-import { checkMutations, refusal } from './refusal.test-helper';
+import { itRefusesBadFiles } from './refusal.test-helper';
 
 export const MT940 = [
   '{1:F01BANKDEFFAXXX0000000000}{2:O9401200261104BANKDEFFAXXX00000000002611041200N}{4:',
@@ -44,19 +44,15 @@ describe('parseMt940', () => {
     expect(second).toMatchObject({ opening_balance: '-10', closing_balance: '90', entries: [{ external_id: 'REF-99', amount: '100', booking_date: '2027-01-02', value_date: '2026-12-31' }] });
   });
 
-  it.each([
-    ['a bad :61:', MT940.replace(':61:2611031103D45,', ':61:2611031103X45,'), /line 10: :61: must be/],
-    ['a bad balance', MT940.replace(':60F:C261102EUR1000,00', ':60F:C261102EUR1000.00'), /line 5: :60F: must be/],
-    ['a missing closing balance', MT940.replace(':62F:C261103EUR1205,40\r\n', ''), /:62F: is missing/],
-    ['an impossible date', MT940.replace(':61:2611031103C', ':61:2613311103C'), /line 6: :61: is not a date/],
-    ['no reference', MT940.replace('NDDTNONREF//BANK-000124', 'NDDTNONREF'), /line 10: :61: has neither/],
-  ])('refuses %s naming the line and field', (_name, text, message) => {
-    const error = refusal(() => parseMt940(text));
-    expect([error.status, error.code]).toEqual([422, 'invalid_statement']);
-    expect(error.message).toMatch(message);
-  });
-
-  it('reads or refuses (invalid_statement) every truncated and mutated file', () => {
-    checkMutations(parseMt940, MT940);
-  });
+  itRefusesBadFiles(
+    parseMt940,
+    [
+      ['a bad :61:', MT940.replace(':61:2611031103D45,', ':61:2611031103X45,'), /line 10: :61: must be/],
+      ['a bad balance', MT940.replace(':60F:C261102EUR1000,00', ':60F:C261102EUR1000.00'), /line 5: :60F: must be/],
+      ['a missing closing balance', MT940.replace(':62F:C261103EUR1205,40\r\n', ''), /:62F: is missing/],
+      ['an impossible date', MT940.replace(':61:2611031103C', ':61:2613311103C'), /line 6: :61: is not a date/],
+      ['no reference', MT940.replace('NDDTNONREF//BANK-000124', 'NDDTNONREF'), /line 10: :61: has neither/],
+    ],
+    [MT940], 'refuses %s naming the line and field',
+  );
 });

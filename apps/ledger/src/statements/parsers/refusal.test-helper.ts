@@ -13,6 +13,24 @@ export function refusal(run: () => unknown): ApiError {
   throw new Error('expected the parser to refuse the file');
 }
 
+/** Expects `run` to refuse the file with 422 invalid_statement and a message matching `message`. */
+export function expectInvalidStatement(run: () => unknown, message: RegExp): void {
+  const error = refusal(run);
+  expect([error.status, error.code]).toEqual([422, 'invalid_statement']);
+  expect(error.message).toMatch(message);
+}
+
+/**
+ * The refusals every format's suite checks: each case `[name, text, message]` refused as above, and
+ * every truncation and mutation of each of `samples` read or refused.
+ */
+export function itRefusesBadFiles(parse: (text: string) => unknown, cases: [string, string, RegExp][], samples: string[], title = 'refuses %s') {
+  it.each(cases)(title, (_name, text, message) => expectInvalidStatement(() => parse(text), message));
+  it('reads or refuses (invalid_statement) every truncated and mutated file', () => {
+    for (const sample of samples) checkMutations(parse, sample);
+  });
+}
+
 /**
  * Truncations and byte mutations of a valid file: the parser either reads it or refuses it with
  * `invalid_statement`; any other failure would surface as a 5xx.

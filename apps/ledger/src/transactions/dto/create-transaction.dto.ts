@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Min, ValidateBy } from 'class-validator';
-import { NestedDto } from '@bursar/service-kit';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Min, ValidateBy } from 'class-validator';
+import { NestedDto, NestedList, RequiredText } from '@bursar/service-kit';
 import { OptionalInstant } from '../../common/is-instant.decorator';
 import { Direction } from '../../accounts/account-kinds';
 import { IsMinorUnits } from '../../balances/minor-units.validator';
@@ -54,19 +54,13 @@ export class PostingInputDto {
 }
 
 export class ExternalRefInputDto {
-  @ApiProperty({ description: 'Payment rail, e.g. ach, card, swift' })
-  @IsString()
-  @Length(1, 200)
+  @RequiredText(1, 200, { description: 'Payment rail, e.g. ach, card, swift' })
   rail: string;
 
-  @ApiProperty({ description: 'Kind of reference on that rail' })
-  @IsString()
-  @Length(1, 200)
+  @RequiredText(1, 200, { description: 'Kind of reference on that rail' })
   kind: string;
 
-  @ApiProperty()
-  @IsString()
-  @Length(1, 500)
+  @RequiredText(1, 500)
   value: string;
 
   @OptionalMetadata()
@@ -98,11 +92,7 @@ export class ConditionInputDto {
 }
 
 export class TransactionBodyDto {
-  @ApiProperty({ type: [PostingInputDto], minItems: 2, maxItems: 250 })
-  @IsArray()
-  @ArrayMinSize(2)
-  @ArrayMaxSize(250)
-  @NestedDto(() => PostingInputDto, { each: true })
+  @NestedList(() => PostingInputDto, 2, 250)
   postings: PostingInputDto[];
 
   @OptionalMetadata()
@@ -146,10 +136,6 @@ export class BulkTransactionsDto {
   @IsBoolean()
   atomic?: boolean;
 
-  @ApiProperty({ type: [BulkItemDto], minItems: 1, maxItems: 1000 })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(1000)
-  @NestedDto(() => BulkItemDto, { each: true })
+  @NestedList(() => BulkItemDto, 1, 1000)
   transactions: BulkItemDto[];
 }

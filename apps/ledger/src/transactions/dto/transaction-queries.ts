@@ -1,15 +1,21 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { OptionalInstant } from '../../common/is-instant.decorator';
 import { LedgerSelectionQuery, PageQuery } from '../../common/pagination';
 
-const EXPAND_DESCRIPTION = 'Comma list of postings.account (inline compact accounts) and balances (touched accounts)';
+/** `expand`: a comma list of postings.account (inline compact accounts) and balances (touched accounts). */
+function OptionalExpand(): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ description: 'Comma list of postings.account (inline compact accounts) and balances (touched accounts)' }),
+    IsOptional(),
+    IsString(),
+    MaxLength(200),
+  );
+}
 
 export class ExpandQuery extends LedgerSelectionQuery {
-  @ApiPropertyOptional({ description: EXPAND_DESCRIPTION })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @OptionalExpand()
   expand?: string;
 }
 
@@ -40,10 +46,7 @@ export class LookupQuery extends ExpandQuery {
 const DIGITS = /^\d{1,1000}$/;
 
 export class ListTransactionsQuery extends PageQuery {
-  @ApiPropertyOptional({ description: EXPAND_DESCRIPTION })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @OptionalExpand()
   expand?: string;
 
   @ApiPropertyOptional({ description: 'metadata[key]=value, ANDed', type: 'object', additionalProperties: { type: 'string' } })
