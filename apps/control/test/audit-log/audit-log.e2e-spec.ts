@@ -5,7 +5,7 @@ import canonicalize from 'canonicalize';
 import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { pollUntil, suiteStack, SWC_REGISTER } from '@bursar/testing';
+import { pollUntil, rfcLeafHash, rfcRoot, rfcVerifyConsistency, rfcVerifyInclusion, suiteStack, SWC_REGISTER } from '@bursar/testing';
 import { signCheckpoint } from '@bursar/crypto';
 import { verifyRemoteLog } from '@bursar/service-kit';
 import { runControlAdmin } from '../../src/admin/control-admin';
@@ -13,76 +13,6 @@ import { AuditLogService } from '../../src/audit-log/audit-log.service';
 import { bearer, createAgent, createWorkspace } from '../control-fixtures';
 import { agentWithPolicy, pay, startDecisionStack, startStackWithMember } from '../decision-fixtures';
 
-/*
- * RFC 9162 written out plainly from the RFC's text, on purpose apart from libs/crypto: the tree head
- * (s.2.1.1), audit path verification (s.2.1.3.2) and consistency proof verification (s.2.1.4.2).
- */
-const sha256 = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest();
-const rfcLeafHash = (leaf: string) => sha256(Buffer.from([0]), Buffer.from(leaf, 'utf8'));
-const rfcNodeHash = (left: Buffer, right: Buffer) => sha256(Buffer.from([1]), left, right);
-
-/** MTH(D[n]): the hash of the empty string, the leaf hash, or the node of the split at the largest power of two below n. */
-function rfcRoot(leafHashes: Buffer[]): Buffer {
-  if (leafHashes.length === 0) return sha256();
-  if (leafHashes.length === 1) return leafHashes[0];
-  let k = 1;
-  while (k * 2 < leafHashes.length) k *= 2;
-  return rfcNodeHash(rfcRoot(leafHashes.slice(0, k)), rfcRoot(leafHashes.slice(k)));
-}
-
-function rfcVerifyInclusion(leafHash: Buffer, index: number, treeSize: number, path: Buffer[], root: Buffer): boolean {
-  if (index >= treeSize) return false;
-  let fn = index;
-  let sn = treeSize - 1;
-  let r = leafHash;
-  for (const p of path) {
-    if (sn === 0) return false;
-    if (fn % 2 === 1 || fn === sn) {
-      r = rfcNodeHash(p, r);
-      if (fn % 2 === 0) {
-        while (fn % 2 === 0 && fn !== 0) {
-          fn >>= 1;
-          sn >>= 1;
-        }
-      }
-    } else {
-      r = rfcNodeHash(r, p);
-    }
-    fn >>= 1;
-    sn >>= 1;
-  }
-  return sn === 0 && r.equals(root);
-}
-
-function rfcVerifyConsistency(first: number, second: number, proof: Buffer[], firstHash: Buffer, secondHash: Buffer): boolean {
-  if (first === second) return proof.length === 0 && firstHash.equals(secondHash);
-  if (proof.length === 0) return false;
-  const path = (first & (first - 1)) === 0 ? [firstHash, ...proof] : proof;
-  let fn = first - 1;
-  let sn = second - 1;
-  while (fn % 2 === 1) {
-    fn >>= 1;
-    sn >>= 1;
-  }
-  let fr = path[0];
-  let sr = path[0];
-  for (const c of path.slice(1)) {
-    if (sn === 0) return false;
-    if (fn % 2 === 1 || fn === sn) {
-      fr = rfcNodeHash(c, fr);
-      sr = rfcNodeHash(c, sr);
-      while (fn % 2 === 0 && fn !== 0) {
-        fn >>= 1;
-        sn >>= 1;
-      }
-    } else {
-      sr = rfcNodeHash(sr, c);
-    }
-    fn >>= 1;
-    sn >>= 1;
-  }
-  return fr.equals(firstHash) && sr.equals(secondHash) && sn === 0;
-}
 
 const hex = (s: string) => Buffer.from(s, 'hex');
 
