@@ -53,6 +53,8 @@ export class BacktestRunner {
     let seq = 0;
     let beatAt = Date.now();
     let next: Promise<HistoryRecord[]> | null = page(null);
+    // A page's changes are written while the next page is evaluated; one write in flight at a time.
+    let writing: Promise<void> = Promise.resolve();
     while (next) {
       const rows: HistoryRecord[] = await next;
       next = rows.length === this.settings.POLICY_BACKTEST_PAGE_SIZE ? page(rows[rows.length - 1].id) : null;
@@ -61,9 +63,12 @@ export class BacktestRunner {
         const change = simulator.next(row);
         if (change) changes.push({ seq: seq++, intent_id: change.record.id, replayed: { ...change.replayed, policy_version: draft.version } });
       }
-      await this.backtests.insertChanges(workspaceId, id, changes);
+      await writing;
+      writing = this.backtests.insertChanges(workspaceId, id, changes);
+      // Handled here so a failed write is not an unhandled rejection before it is awaited.
+      writing.catch(() => undefined);
       if (signal?.aborted) {
-        await next?.catch(() => undefined);
+        await Promise.all([next?.catch(() => undefined), writing.catch(() => undefined)]);
         throw new BacktestInterrupted('stopped');
       }
       if (Date.now() - beatAt >= BEAT_MS || this.settings.POLICY_BACKTEST_PAGE_DELAY_MS > 0) {
@@ -73,6 +78,7 @@ export class BacktestRunner {
       }
       if (this.settings.POLICY_BACKTEST_PAGE_DELAY_MS > 0) await sleep(this.settings.POLICY_BACKTEST_PAGE_DELAY_MS);
     }
+    await writing;
     const result = simulator.result();
     const completed = await retryingTransaction(this.dataSource, async (em) => {
       const row = await this.backtests.complete(em, workspaceId, id, result);

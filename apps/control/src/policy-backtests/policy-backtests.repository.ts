@@ -197,14 +197,13 @@ export class PolicyBacktestsRepository {
     return affected > 0;
   }
 
+  /** The changes name their intents (from the workspace's history the run read); the list joins the rest. */
   async insertChanges(workspaceId: string, backtestId: string, changes: { seq: number; intent_id: string; replayed: DecisionVerdict & { policy_version: string } }[]): Promise<void> {
     if (!changes.length) return;
     await this.dataSource.query(
-      `INSERT INTO policy_backtest_changes (backtest_id, seq, intent_id, kind, agent_id, action_type, resource, amount_cents, currency, requested_at, original, replayed)
-       SELECT $1, q.seq, i.id, i.kind, i.agent_id, i.action_type, i.resource, i.amount_cents, i.currency, i.created_at,
-              i.decision - 'policy_snapshot', q.replayed
-         FROM jsonb_to_recordset($2::jsonb) AS q(seq bigint, intent_id uuid, replayed jsonb)
-         JOIN intents i ON i.id = q.intent_id AND i.workspace_id = $3`,
+      `INSERT INTO policy_backtest_changes (backtest_id, seq, intent_id, replayed)
+       SELECT $1, q.seq, q.intent_id, q.replayed FROM json_to_recordset($2::json) AS q(seq bigint, intent_id uuid, replayed jsonb)
+        WHERE EXISTS (SELECT 1 FROM policy_backtests b WHERE b.id = $1 AND b.workspace_id = $3)`,
       [backtestId, JSON.stringify(changes), workspaceId],
     );
   }
@@ -251,8 +250,10 @@ export class PolicyBacktestsRepository {
   /** Changes in evaluation order after the change of intent `startingAfter` (unknown: from the first). */
   async changes(workspaceId: string, backtestId: string, limit: number, startingAfter: string | null): Promise<BacktestChangeRow[]> {
     const rows = (await this.dataSource.query(
-      `SELECT c.intent_id, c.kind, c.agent_id, c.action_type, c.resource, c.amount_cents::text AS amount_cents, c.currency, c.requested_at, c.original, c.replayed
+      `SELECT c.intent_id, i.kind, i.agent_id, i.action_type, i.resource, i.amount_cents::text AS amount_cents, i.currency, i.created_at AS requested_at,
+              i.decision - 'policy_snapshot' AS original, c.replayed
          FROM policy_backtest_changes c JOIN policy_backtests b ON b.id = c.backtest_id AND b.workspace_id = $1
+         JOIN intents i ON i.id = c.intent_id AND i.workspace_id = $1
         WHERE c.backtest_id = $2
           AND c.seq > COALESCE((SELECT s.seq FROM policy_backtest_changes s WHERE s.backtest_id = $2 AND s.intent_id = $3::uuid), -1)
         ORDER BY c.seq LIMIT $4`,

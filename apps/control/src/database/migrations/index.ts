@@ -13,6 +13,7 @@ import { WebhookEndpointHeaderBrand1763940019000 } from './1763940019000-webhook
 import { OutboxTraceContext1763960024000 } from './1763960024000-outbox-trace-context';
 import { AuditLog1763970026000 } from './1763970026000-audit-log';
 import { DecisionRollups1764000000000 } from './1764000000000-decision-rollups';
+import { BacktestChangesNameIntents1764100000000 } from './1764100000000-backtest-changes-name-intents';
 
 /** Every control migration, in order. TypeORM records applied ones in `schema_migrations`. */
-export const controlMigrations = [AccessLayer1763800000000, AuditActorsAndSpendTokens1763810000000, WorkspaceLifecycleAndInvitations1763811000000, Decisions1763850000000, BudgetLowNotice1763851000000, WebhookEvents1763880000000, WebhookEndpoints1763880000100, Billing1763900000000, CosignKeyActivation1763910000000, DecisionRecords1763920000000, PolicyBacktests1763930000010, WebhookEndpointHeaderBrand1763940019000, OutboxTraceContext1763960024000, AuditLog1763970026000, DecisionRollups1764000000000];
+export const controlMigrations = [AccessLayer1763800000000, AuditActorsAndSpendTokens1763810000000, WorkspaceLifecycleAndInvitations1763811000000, Decisions1763850000000, BudgetLowNotice1763851000000, WebhookEvents1763880000000, WebhookEndpoints1763880000100, Billing1763900000000, CosignKeyActivation1763910000000, DecisionRecords1763920000000, PolicyBacktests1763930000010, WebhookEndpointHeaderBrand1763940019000, OutboxTraceContext1763960024000, AuditLog1763970026000, DecisionRollups1764000000000, BacktestChangesNameIntents1764100000000];
