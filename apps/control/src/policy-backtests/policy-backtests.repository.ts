@@ -202,7 +202,7 @@ export class PolicyBacktestsRepository {
     if (!changes.length) return;
     await this.dataSource.query(
       `INSERT INTO policy_backtest_changes (backtest_id, seq, intent_id, replayed)
-       SELECT $1, q.seq, q.intent_id, q.replayed FROM json_to_recordset($2::json) AS q(seq bigint, intent_id uuid, replayed jsonb)
+       SELECT $1, q.seq, q.intent_id, q.replayed FROM json_to_recordset($2::json) AS q(seq bigint, intent_id uuid, replayed json)
         WHERE EXISTS (SELECT 1 FROM policy_backtests b WHERE b.id = $1 AND b.workspace_id = $3)`,
       [backtestId, JSON.stringify(changes), workspaceId],
     );
