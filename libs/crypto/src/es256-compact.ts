@@ -3,10 +3,11 @@ import { sign, verify, type KeyObject } from 'node:crypto';
 /*
  * Compact ES256 JWS with node:crypto's sign and verify: the same tokens jose makes and checks
  * (RFC 7515, signature as R || S), without WebCrypto's per-call promise and job overhead, which
- * dominated the cost of cosigning and verifying. The elliptic-curve work itself runs on libuv's
- * thread pool (node:crypto's callback form): the event loop only hands it over, about 4 us instead
- * of about 33 us for a P-256 signature and 70 us for a verification on the machine of
- * docs/benchmarks.md, so the one thread that serves every request does less per cosignature.
+ * dominated the cost of cosigning and verifying. A verification (about 70 us of P-256 work) runs on
+ * libuv's thread pool (node:crypto's callback form), where the event loop only hands it over. A
+ * signature (about 33 us) is made inline: handing each one over wakes a pool thread and then the
+ * loop again, which on the 2-core machine of docs/benchmarks.md, busy with Postgres, cost more
+ * service CPU per authorization than the signature itself (interleaved runs, "Control" there).
  */
 
 const SIGNATURE = { dsaEncoding: 'ieee-p1363' } as const;
@@ -30,9 +31,11 @@ function encodedHeader(header: { kid: string; typ: string }): string {
 /** The signature is made per call (every token differs); only the header's encoding is reused. */
 export function signEs256(header: { kid: string; typ: string }, payload: object, key: KeyObject): Promise<string> {
   const input = `${encodedHeader(header)}.${b64url(payload)}`;
-  return new Promise((resolve, reject) =>
-    sign('sha256', Buffer.from(input), { key, ...SIGNATURE }, (err, signature) => (err ? reject(err) : resolve(`${input}.${signature.toString('base64url')}`))),
-  );
+  try {
+    return Promise.resolve(`${input}.${sign('sha256', Buffer.from(input), { key, ...SIGNATURE }).toString('base64url')}`);
+  } catch (e) {
+    return Promise.reject(e);
+  }
 }
 
 function verified(input: string, key: KeyObject, signature: Buffer): Promise<boolean> {

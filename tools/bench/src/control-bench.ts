@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -28,7 +28,8 @@ import { floorDecision, startFloor } from './floor-kit';
  * BENCH_CPU_PROF=<file.cpuprofile> (a CPU profile of the service; replica r > 0 writes <file>.r),
  * BENCH_REPLICAS (default 1): service processes on one database, the deployment shape of one
  * replica per core; the load is split evenly across them (latency figures are the worst replica's).
- * BENCH_AUDIT_LOG_SEAL_INTERVAL_MS (default 200, the service's default; 0 turns audit log sealing off).
+ * BENCH_AUDIT_LOG_SEAL_INTERVAL_MS (default 200, the service's default; 0 turns audit log sealing off),
+ * BENCH_SERVICE_STDOUT=<file> (the service's standard output, e.g. of BENCH_NODE_OPTIONS=--trace-gc; replica r > 0 writes <file>.r).
  * The database commits synchronously (`synchronous_commit = on`): an authorization is durable when answered.
  * Each HTTP run also reports per request what depends less on how loaded the machine is: the service's CPU
  * time and Postgres round trips (counted in the service by service-costs.preload.js) and the CPU time of
@@ -45,6 +46,7 @@ const settings = toolSettings({
     BENCH_ONLY: { help: 'comma list of baseline, authorize, floor, simulate, verify, consume, evaluation (default all)' },
     BENCH_REPLICAS: { help: 'service processes on one database, the load split evenly across them', default: '1' },
     BENCH_AUDIT_LOG_SEAL_INTERVAL_MS: { help: "the service's AUDIT_LOG_SEAL_INTERVAL_MS (0: audit log sealing off, to measure its cost)", default: '200' },
+    BENCH_SERVICE_STDOUT: { help: "<file>: the service's standard output once it stops (V8's --trace-gc lines go there)" },
     ...BENCH_SERVICE_NODE,
     ...BENCH_CPU_PROFILE,
     ...BENCH_SERVERS,
@@ -299,6 +301,8 @@ async function main(): Promise<void> {
     }
   } finally {
     await Promise.all(apps.map((a) => a.stop()));
+    const out = settings.BENCH_SERVICE_STDOUT;
+    if (out) apps.forEach((a, r) => writeFileSync(out + (r ? `.${r}` : ''), a.stdout()));
     await pg.end().catch(() => undefined);
     await db.drop();
     for (let r = 0; r < replicas; r++) rmSync(costFile(r), { force: true });

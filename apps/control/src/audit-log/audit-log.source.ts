@@ -11,15 +11,21 @@ interface AuditEventRow {
   trace_id: string | null;
   actor_type: string | null;
   actor_id: string | null;
-  snapshot: unknown;
+  /** As text, parsed row by row in `toChange` (see `changesSql`). */
+  snapshot: string;
   created_at: Date;
   xid: string;
   seq: string;
 }
 
-/** Every read of audit events as log changes goes through here, so sealing and verifying read the same columns. */
+/**
+ * Every read of audit events as log changes goes through here, so sealing and verifying read the same
+ * columns. The snapshot comes as text: parsed by the driver, every row's object tree would stay alive
+ * until the whole batch had arrived, long enough under load for the collector to promote it; parsed
+ * in `toChange`, each tree dies young.
+ */
 const changesSql = (from: string, where: string) => `SELECT e.id, e.workspace_id, e.subject_type, e.subject_id, e.action, e.trace_id,
-    e.actor_type, e.actor_id, e.snapshot, e.created_at, e.xid::text AS xid, e.seq::text AS seq
+    e.actor_type, e.actor_id, e.snapshot::text AS snapshot, e.created_at, e.xid::text AS xid, e.seq::text AS seq
   FROM ${from} WHERE ${where} ORDER BY e.xid, e.seq`;
 
 const PENDING_SQL = `WITH b AS MATERIALIZED (${COMMIT_FRONTIER_SQL}) ${changesSql(
@@ -51,7 +57,7 @@ function toChange(row: AuditEventRow): LogChange {
       trace_id: row.trace_id,
       actor_type: row.actor_type,
       actor_id: row.actor_id,
-      snapshot_sha256: sha256Hex(canonicalJson(row.snapshot)),
+      snapshot_sha256: sha256Hex(canonicalJson(JSON.parse(row.snapshot))),
     },
   };
 }

@@ -20,7 +20,8 @@ export class ControlRateLimiter {
     limiters: RateLimiters,
     private readonly settings: ControlSettings,
   ) {
-    this.limiter = limiters.named('control:rl');
+    // Leased: a busy key costs one Redis round trip per lease rather than per request.
+    this.limiter = limiters.named('control:rl', { lease: true });
   }
 
   agent(agentId: string, res: Response): Promise<void> {

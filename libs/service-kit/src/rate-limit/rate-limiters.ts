@@ -11,8 +11,8 @@ export class RateLimiters {
     private readonly registry: Registry,
   ) {}
 
-  /** A limiter whose bucket keys start with `prefix`. */
-  named(prefix: string): RedisRateLimiter {
-    return new RedisRateLimiter(this.redis, { prefix, logger: this.logger, registry: this.registry });
+  /** A limiter whose bucket keys start with `prefix`; `lease` as RedisRateLimiterOptions says. */
+  named(prefix: string, { lease = false }: { lease?: boolean } = {}): RedisRateLimiter {
+    return new RedisRateLimiter(this.redis, { prefix, logger: this.logger, registry: this.registry, lease });
   }
 }

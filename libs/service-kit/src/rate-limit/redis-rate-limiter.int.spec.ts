@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createRedisClient } from '../redis/redis-connection';
-import { RATE_LIMIT_TIMEOUT_MS, rateLimitHeaders, RedisRateLimiter } from './redis-rate-limiter';
+import { LEASE_MS, leaseSize, RATE_LIMIT_TIMEOUT_MS, rateLimitHeaders, RedisRateLimiter } from './redis-rate-limiter';
 
 describe('RedisRateLimiter', () => {
   const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
@@ -70,6 +70,71 @@ describe('RedisRateLimiter', () => {
     down.on('error', () => undefined);
     const decision = await new RedisRateLimiter(down, 'test').hit('k', 1, 1000);
     expect(decision.allowed).toBe(true);
+    down.disconnect();
+  });
+});
+
+describe('RedisRateLimiter with leases', () => {
+  const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const clients = [new Redis(url), new Redis(url)];
+  afterAll(() => Promise.all(clients.map((r) => r.quit())));
+  const leasing = (r: Redis, prefix: string) => new RedisRateLimiter(r, { prefix, lease: true });
+
+  it('leases no more than the bucket refills in a lease, and not at all below one token per lease', () => {
+    expect(leaseSize({ limit: 1200, windowMs: 60_000 })).toBe(20);
+    expect(leaseSize({ limit: 100_000_000, windowMs: 60_000 })).toBe(64);
+    expect(leaseSize({ limit: 4, windowMs: 60_000 })).toBe(1);
+    expect(leaseSize({ limit: 50, windowMs: 1_000 })).toBe(50);
+  });
+
+  it('admits exactly the limit across replicas, one Redis answer per lease', async () => {
+    const prefix = `test:${randomUUID()}`;
+    const [a, b] = clients.map((r) => leasing(r, prefix));
+    // Every check against the bucket goes through the private `take`.
+    const scripts = jest.spyOn(RedisRateLimiter.prototype as unknown as { take: () => Promise<unknown> }, 'take');
+    // 600 per minute: leases of 10; 150 concurrent hits on two replicas.
+    const decisions = await Promise.all(Array.from({ length: 150 }, (_, i) => (i % 2 ? a : b).hit('client', 600, 60_000)));
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(150);
+    expect(scripts.mock.calls.length).toBeGreaterThan(0);
+    expect(scripts.mock.calls.length).toBeLessThanOrEqual(2 * Math.ceil(75 / 10));
+    scripts.mockRestore();
+    const more = await Promise.all(Array.from({ length: 500 }, (_, i) => (i % 2 ? a : b).hit('client', 600, 60_000)));
+    // The bucket refills during the test: at least the 450 left, at most a few more.
+    const admitted = more.filter((d) => d.allowed).length;
+    expect(admitted).toBeGreaterThanOrEqual(450);
+    expect(admitted).toBeLessThan(460);
+    const refused = more.find((d) => !d.allowed);
+    expect(refused).toMatchObject({ remaining: 0, degraded: false });
+    expect(refused?.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+  });
+
+  it('counts down X-RateLimit-Remaining through a lease', async () => {
+    const limiter = leasing(clients[0], `test:${randomUUID()}`);
+    const first = await limiter.hit('k', 600, 60_000);
+    const second = await limiter.hit('k', 600, 60_000);
+    expect(first.remaining).toBe(599);
+    expect(second.remaining).toBe(598);
+  });
+
+  it('gives unused tokens back to the bucket with the next lease', async () => {
+    const limiter = leasing(clients[0], `test:${randomUUID()}`);
+    const rule = { limit: 1200, windowMs: 60_000 };
+    // Leaves 200 in the bucket; a lease then takes 20 of them and this hit one.
+    expect((await limiter.consume('k', rule, 1000)).remaining).toBe(200);
+    expect((await limiter.hit('k', rule.limit, rule.windowMs)).remaining).toBe(199);
+    await new Promise((r) => setTimeout(r, LEASE_MS + 50));
+    // The expired lease's 19 go back: 180 + about 21 refilled + 19, less the new lease of 20, plus its 19 left.
+    const again = await limiter.hit('k', rule.limit, rule.windowMs);
+    expect(again.remaining).toBeGreaterThanOrEqual(218);
+    expect(again.remaining).toBeLessThanOrEqual(222);
+  });
+
+  it('fails open once for every request waiting on a lease when Redis is unreachable', async () => {
+    const down = new Redis('redis://127.0.0.1:1', { maxRetriesPerRequest: 0, enableOfflineQueue: false, lazyConnect: true, retryStrategy: () => null });
+    down.on('error', () => undefined);
+    const limiter = leasing(down, 'test');
+    const decisions = await Promise.all(Array.from({ length: 5 }, () => limiter.hit('k', 600, 60_000)));
+    expect(decisions.every((d) => d.allowed && d.degraded)).toBe(true);
     down.disconnect();
   });
 });
