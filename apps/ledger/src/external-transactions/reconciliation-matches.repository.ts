@@ -6,7 +6,7 @@ import { isUniqueViolation, traceContextParam } from '@bursar/service-kit';
 import { LedgerScope } from '../common/mode';
 import { MATCHABLE_POSTING, POSTING_COLUMNS } from '../postings/posting.columns';
 import { PostingEntity } from '../postings/posting.entity';
-import { MATCH_COLUMNS, ReconciliationMatchRecord } from './reconciliation-match.record';
+import { MATCH_COLUMNS, MATCHED_ENTRY, MATCHED_ENTRY_ORDER, ReconciliationMatchRecord } from './reconciliation-match.record';
 
 /** What a manual match needs to know of a candidate posting. */
 export interface MatchCandidate {
@@ -60,6 +60,8 @@ const UNDO = 'ROLLBACK TO SAVEPOINT match_write; RELEASE SAVEPOINT match_write';
  * themselves and recheck their conditions under them, and every part sees one snapshot, so the
  * statement reports what it could not take (`lost`) and the caller rolls it back unless that is
  * nothing. The events carry what EventsService.record would write, the match as presentMatch shows it.
+ * A run's batch also writes its slice of the run's `matched[]` (its entries in order, and where in
+ * the order it starts and ends), so finishing the run joins slices instead of building it whole.
  */
 const WRITE_MATCHES = `
   WITH m AS (
@@ -68,12 +70,21 @@ const WRITE_MATCHES = `
   claimed AS (
     UPDATE postings p SET reconciled_at = $13::text::timestamptz, reconciliation_reference = coalesce($15, p.reconciliation_reference)
     WHERE p.ledger_id = $10 AND p.id = ANY ($16::bigint[]) AND ${MATCHABLE_POSTING}
-    RETURNING p.id),
+    RETURNING p.id, p.account_id, p.amount, p.direction, p.currency, p.value_date),
   marked AS (
     UPDATE external_transactions x SET status = 'matched', matched_at = $13::text::timestamptz, reconciliation_run_id = $12::uuid,
       reconciliation_match_id = m.id, updated_at = $13::text::timestamptz
     FROM m WHERE x.ledger_id = $10 AND x.id = ANY ($2::uuid[]) AND x.id = m.row_id AND x.status = 'open'
-    RETURNING x.id),
+    RETURNING x.id, x.external_id, x.occurred_at),
+  sliced AS (
+    INSERT INTO reconciliation_run_slices (ledger_id, run_id, first_at, first_id, last_at, last_id, match_count, entries)
+    SELECT $10, $12::uuid, f.occurred_at, f.id, l.occurred_at, l.id, f.n, e.entries
+    FROM (SELECT x.occurred_at, x.id, count(*) OVER () AS n FROM marked x ORDER BY x.occurred_at, x.id LIMIT 1) f,
+      (SELECT x.occurred_at, x.id FROM marked x ORDER BY x.occurred_at DESC, x.id DESC LIMIT 1) l,
+      (SELECT string_agg(${MATCHED_ENTRY}::text, ',' ORDER BY ${MATCHED_ENTRY_ORDER}) AS entries
+       FROM m JOIN marked x ON x.id = m.row_id CROSS JOIN LATERAL unnest(string_to_array(m.posting_ids, ',')::bigint[]) AS taken(id)
+       JOIN claimed p ON p.id = taken.id) e
+    WHERE $12::uuid IS NOT NULL),
   inserted AS (
     INSERT INTO reconciliation_matches (id, ledger_id, external_transaction_id, reconciliation_run_id, strategy, posting_ids,
       amount, currency, residual, auto_resolved, note, created_at)

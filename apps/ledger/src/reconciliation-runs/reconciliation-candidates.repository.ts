@@ -55,7 +55,7 @@ export class ReconciliationCandidatesRepository {
     return row.n;
   }
 
-  /** The run's open rows: the inline run's own rows, or the source's in the run's range. */
+  /** The run's open rows: the inline run's own rows, or the source's in the run's range; unassigned rows take the source's default account. */
   async openRows(scope: LedgerScope, run: RunRecord): Promise<LoadedRow[]> {
     const rows: {
       id: string;
@@ -68,14 +68,14 @@ export class ReconciliationCandidatesRepository {
       ref: string | null;
     }[] = await this.dataSource.query(
       `SELECT x.id, x.external_id, x.amount::text AS amount, x.currency, x.account_id,
-         coalesce(x.account_id, s.default_account_id) AS scope_account,
+         coalesce(x.account_id, $6) AS scope_account,
          (extract(epoch FROM x.occurred_at) * 1000)::float8 AS at_ms,
          CASE WHEN x.reference_rail IS NOT NULL THEN x.reference_rail || chr(31) || x.reference_kind || chr(31) || x.reference_value END AS ref
-       FROM external_transactions x JOIN reconciliation_sources s ON s.id = x.source_id
+       FROM external_transactions x
        WHERE x.ledger_id = $1 AND x.source_id = $2 AND x.status = 'open'
          AND ($3::uuid[] IS NULL OR x.id = ANY ($3::uuid[]))
          AND ($4::timestamptz IS NULL OR x.occurred_at >= $4) AND ($5::timestamptz IS NULL OR x.occurred_at < $5)`,
-      [scope.ledgerId, run.sourceId, run.externalTransactionIds, run.rangeFrom, run.rangeTo],
+      [scope.ledgerId, run.sourceId, run.externalTransactionIds, run.rangeFrom, run.rangeTo, run.sourceDefaultAccountId],
     );
     return rows.map((r) => ({
       id: r.id,

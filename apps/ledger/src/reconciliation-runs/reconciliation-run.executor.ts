@@ -73,6 +73,8 @@ export class ReconciliationRunExecutor {
   private async complete(scope: LedgerScope, run: RunRecord): Promise<void> {
     const { rows, found } = await this.match(scope, run);
     const context = { runId: run.id, reference: run.externalReference, tolerance: run.autoResolveBelow, at: new Date() };
+    // In the order of the run's matched[] (row time, then row id), so each batch writes the next stretch of it.
+    found.sort((a, b) => a.row.at - b.row.at || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0));
     const batches: FoundMatch[][] = [];
     for (let i = 0; i < found.length; i += WRITE_BATCH) batches.push(found.slice(i, i + WRITE_BATCH));
     const matchedRows = new Set<string>();

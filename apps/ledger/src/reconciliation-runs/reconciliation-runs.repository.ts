@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { isUniqueViolation } from '@bursar/service-kit';
 import { LedgerScope } from '../common/mode';
-import { SIGNED_POSTING_AMOUNT } from '../postings/posting.columns';
+import { MATCHED_ENTRY, MATCHED_ENTRY_ORDER } from '../external-transactions/reconciliation-match.record';
 import type { NewRun, RunRecord } from './reconciliation-run.record';
 
 const ONE_ACTIVE_RUN_INDEX = 'reconciliation_runs_one_active_idx';
@@ -20,6 +20,12 @@ const RUN_COLUMNS = `r.id, r.ledger_id AS "ledgerId", r.source_id AS "sourceId",
 const RESULT_COLUMNS = `r.matched::text AS "matchedJson", r.unmatched_external::text AS "unmatchedExternalJson",
   r.unmatched_internal::text AS "unmatchedInternalJson"`;
 const FROM_RUNS = `FROM reconciliation_runs r JOIN reconciliation_sources s ON s.id = r.source_id`;
+
+/** A run's `matched[]` built whole from its live matches ($1 the ledger, $2 the run). */
+export const MATCHED_OF_RUN = `SELECT coalesce(json_agg(${MATCHED_ENTRY} ORDER BY ${MATCHED_ENTRY_ORDER}), '[]'::json)
+  FROM reconciliation_matches m JOIN external_transactions x ON x.id = m.external_transaction_id
+  JOIN reconciliation_match_postings mp ON mp.match_id = m.id JOIN postings p ON p.id = mp.posting_id
+  WHERE m.ledger_id = $1 AND m.reconciliation_run_id = $2 AND m.reversed_at IS NULL`;
 
 /** Which runs the sweep hands back to the queue: with the tenant each belongs to. */
 export interface RunToResume {
@@ -137,35 +143,33 @@ export class ReconciliationRunsRepository {
   /**
    * Completes the run. Its matches (those of earlier attempts of a run picked up again included),
    * counts per pass and `matched` array are read back from the database in SQL, so a large run's
-   * result never travels through the service's memory.
+   * result never travels through the service's memory. `matched` is its batches' slices joined
+   * in order when they hold exactly its live matches and follow one another (each batch wrote the
+   * next stretch of the order); else (a run picked up again, a match reversed meanwhile) it is built
+   * whole. The slices go with it.
    */
   async complete(manager: EntityManager, scope: LedgerScope, id: string, unmatched: { count: number; externalJson: string; internalJson: string }): Promise<void> {
-    const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
     await manager.query(
-      `WITH live AS (
-         SELECT m.id, m.strategy, m.residual, m.external_transaction_id FROM reconciliation_matches m
-         WHERE m.ledger_id = $1 AND m.reconciliation_run_id = $2 AND m.reversed_at IS NULL),
-       entries AS (
-         SELECT coalesce(json_agg(json_build_object('external_id', x.external_id, 'external_transaction_id', x.id,
-             'posting_id', p.id, 'account', p.account_id, 'amount', (${SIGNED_POSTING_AMOUNT})::text, 'currency', p.currency,
-             'posting_value_date', ${iso('p.value_date')}, 'external_at', ${iso('x.occurred_at')}, 'match_id', m.id,
-             'strategy', m.strategy, 'residual', m.residual::text) ORDER BY x.occurred_at, x.id, p.id), '[]'::json) AS matched
-         FROM live m JOIN external_transactions x ON x.id = m.external_transaction_id
-         JOIN reconciliation_match_postings mp ON mp.match_id = m.id
-         JOIN postings p ON p.id = mp.posting_id),
-       counts AS (
+      `WITH counts AS (
          SELECT count(*)::int AS n, jsonb_build_object('external_ref', count(*) FILTER (WHERE strategy = 'external_ref'),
            'exact', count(*) FILTER (WHERE strategy = 'exact'), 'sum_in_window', count(*) FILTER (WHERE strategy = 'sum_in_window')) AS passes
-         FROM live)
-       UPDATE reconciliation_runs r SET status = 'completed', matched = e.matched, matched_count = c.n, pass_counts = c.passes,
-         unmatched_count = $3, unmatched_external = $4::json, unmatched_internal = $5::json, error_message = NULL,
-         completed_at = clock_timestamp(), heartbeat_at = NULL, updated_at = clock_timestamp()
-       FROM entries e, counts c WHERE r.ledger_id = $1 AND r.id = $2`,
+         FROM reconciliation_matches m WHERE m.ledger_id = $1 AND m.reconciliation_run_id = $2 AND m.reversed_at IS NULL),
+       slices AS (
+         SELECT s.match_count, s.entries, s.first_at, s.first_id, lag(s.last_at) OVER w AS prev_at, lag(s.last_id) OVER w AS prev_id
+         FROM reconciliation_run_slices s WHERE s.ledger_id = $1 AND s.run_id = $2 WINDOW w AS (ORDER BY s.first_at, s.first_id)),
+       spliced AS (
+         SELECT ('[' || string_agg(s.entries, ',' ORDER BY s.first_at, s.first_id) || ']')::json AS matched FROM slices s
+         HAVING sum(s.match_count) = (SELECT n FROM counts) AND bool_and(s.prev_at IS NULL OR (s.first_at, s.first_id) > (s.prev_at, s.prev_id))),
+       dropped AS (DELETE FROM reconciliation_run_slices WHERE ledger_id = $1 AND run_id = $2)
+       UPDATE reconciliation_runs r SET status = 'completed', matched = coalesce((SELECT matched FROM spliced), (${MATCHED_OF_RUN})),
+         matched_count = c.n, pass_counts = c.passes, unmatched_count = $3, unmatched_external = $4::json, unmatched_internal = $5::json,
+         error_message = NULL, completed_at = clock_timestamp(), heartbeat_at = NULL, updated_at = clock_timestamp()
+       FROM counts c WHERE r.ledger_id = $1 AND r.id = $2`,
       [scope.ledgerId, id, unmatched.count, unmatched.externalJson, unmatched.internalJson],
     );
   }
 
-  /** Fails the run with `message`. */
+  /** Fails the run with `message`; its batches' slices of `matched` go. */
   async fail(manager: EntityManager, scope: LedgerScope, id: string, message: string): Promise<void> {
     await manager.query(
       `UPDATE reconciliation_runs SET status = 'failed', error_message = $3, completed_at = clock_timestamp(), heartbeat_at = NULL,
@@ -173,5 +177,6 @@ export class ReconciliationRunsRepository {
        WHERE ledger_id = $1 AND id = $2`,
       [scope.ledgerId, id, message],
     );
+    await manager.query(`DELETE FROM reconciliation_run_slices WHERE ledger_id = $1 AND run_id = $2`, [scope.ledgerId, id]);
   }
 }

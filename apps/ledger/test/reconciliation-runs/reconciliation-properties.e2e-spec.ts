@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
+import { MATCHED_OF_RUN } from '../../src/reconciliation-runs/reconciliation-runs.repository';
 import { BooksApi, Json } from '../books-api';
 import { ledgerAppStack } from '../ledger-test-app';
 
@@ -146,6 +147,9 @@ describe('Reconciliation properties', () => {
         const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM reconciliation_matches WHERE reconciliation_run_id = $1`, [first.body.data.id]);
         expect(first.body.data.matched_count).toBe(n);
         expect(first.body.data.matched_count + first.body.data.unmatched_count).toBe(new Set(body.items.map((i) => i.external_id)).size);
+        // matched[] as the batches' slices joined it is what building it whole from the matches gives.
+        const [whole] = await t.db.query(`SELECT (${MATCHED_OF_RUN})::text AS matched`, [api.client.ledgerId, first.body.data.id]);
+        expect(first.body.data.matched).toEqual(JSON.parse(whole.matched));
         await checkInvariants(api.client.ledgerId, s.tolerance);
 
         const before = await snapshot(api.client.ledgerId);

@@ -198,6 +198,15 @@ describe('Statement imports', () => {
     expect(unmapped.balance_checks.map((c: Json) => [c.account_reference, c.account_id])).toEqual([['CHK-1', 'bank'], ['SAV-1', 'bank']]);
   });
 
+  it('refuses a statement for a source of another ledger (404) and lands nothing there', async () => {
+    const { api, source } = await books();
+    const other = await BooksApi.start(t);
+    await upload(other, source.id, CAMT).expect(404);
+    const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM external_transactions WHERE source_id = $1`, [source.id]);
+    expect(n).toBe(0);
+    expect(await rows(api, source.id)).toEqual([]);
+  });
+
   it('lists a source\'s imports newest first, a page at a time', async () => {
     const { api, source } = await books();
     const ids: string[] = [];

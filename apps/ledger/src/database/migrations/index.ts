@@ -21,6 +21,7 @@ import { BooksEngine1763960030000 } from './1763960030000-books-engine';
 import { StatementImports1763960040000 } from './1763960040000-statement-imports';
 import { SourceAccountMap1763960045000 } from './1763960045000-source-account-map';
 import { BooksLog1763960050000 } from './1763960050000-books-log';
+import { ReconciliationHotUpdates1764200000000 } from './1764200000000-reconciliation-hot-updates';
 
 /** Every ledger migration, in order. TypeORM records applied ones in `schema_migrations`. */
 export const ledgerMigrations = [
@@ -47,4 +48,5 @@ export const ledgerMigrations = [
   StatementImports1763960040000,
   SourceAccountMap1763960045000,
   BooksLog1763960050000,
+  ReconciliationHotUpdates1764200000000,
 ];
