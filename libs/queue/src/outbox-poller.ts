@@ -77,3 +77,27 @@ export abstract class PolledWorker implements OnApplicationBootstrap, OnApplicat
     await this.poller?.stop();
   }
 }
+
+/**
+ * A PolledWorker for a round that drains what it can by itself (a log sealer's `round()`, a fold):
+ * the poller always waits its interval after one.
+ */
+export class RoundWorker extends PolledWorker {
+  constructor(
+    name: string,
+    private readonly everyMs: number,
+    private readonly round: () => Promise<unknown>,
+    logger: Logger,
+  ) {
+    super(name, logger);
+  }
+
+  protected get intervalMs(): number {
+    return this.everyMs;
+  }
+
+  protected async step(): Promise<number> {
+    await this.round();
+    return 0;
+  }
+}

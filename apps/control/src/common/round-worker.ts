@@ -1,29 +1,8 @@
 import { FactoryProvider, InjectionToken } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { PolledWorker } from '@bursar/queue';
+import { RoundWorker } from '@bursar/queue';
 import { LOGGER } from '@bursar/service-kit';
 import { ControlSettings } from '../config/control.settings';
-
-/** A round that drains what it can by itself, so the poller always waits its interval after one. */
-class RoundWorker extends PolledWorker {
-  constructor(
-    name: string,
-    private readonly everyMs: number,
-    private readonly round: () => Promise<unknown>,
-    logger: Logger,
-  ) {
-    super(name, logger);
-  }
-
-  protected get intervalMs(): number {
-    return this.everyMs;
-  }
-
-  protected async step(): Promise<number> {
-    await this.round();
-    return 0;
-  }
-}
 
 /**
  * The provider of one of control's background rounds: `round` on `dependency` every `interval` of
